@@ -1,0 +1,153 @@
+import { open, readdir, stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { ErrorEvent, type RawLogLine } from '../../domain/event.js';
+import type { LogSource, PollResult, WindowQuery } from '../../ports/log-source.js';
+import { isPlainHeader, parseJsonRecord, parsePlainRecord, severityOf, type FileLogRecord } from './parse-entry.js';
+
+export interface FileLogSourceOptions {
+  dir: string;
+  correlationFields: string[];
+  /** Bytes read per file per poll, so one huge file cannot stall a poll. */
+  maxReadBytes?: number;
+  /** Invalid lines are reported here and skipped; they never stop a poll. */
+  onInvalid?: (sourceId: string, reason: string) => void;
+}
+
+interface Checkpoint {
+  offsets: Record<string, number>;
+}
+
+const LOG_FILE = /\.(jsonl|ndjson|log)$/;
+const ERROR_LEVELS = new Set(['critical', 'error']);
+
+async function listLogFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+  return entries
+    .filter((e) => e.isFile() && LOG_FILE.test(e.name))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+/** Reads complete lines from `offset`, returning each line's byte offset; a partial last line waits. */
+async function readLines(path: string, offset: number, maxBytes: number): Promise<{ lines: { at: number; text: string }[]; next: number }> {
+  const handle = await open(path, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    const start = size < offset ? 0 : offset; // truncated or rotated: start over
+    const length = Math.min(size - start, maxBytes);
+    if (length <= 0) return { lines: [], next: start };
+    const buffer = Buffer.alloc(length);
+    await handle.read(buffer, 0, length, start);
+    const lines: { at: number; text: string }[] = [];
+    let cursor = 0;
+    for (let nl = buffer.indexOf(10, cursor); nl !== -1; nl = buffer.indexOf(10, cursor)) {
+      lines.push({ at: start + cursor, text: buffer.subarray(cursor, nl).toString('utf8').replace(/\r$/, '') });
+      cursor = nl + 1;
+    }
+    return { lines, next: start + cursor };
+  } finally {
+    await handle.close();
+  }
+}
+
+export function createFileLogSource(options: FileLogSourceOptions): LogSource {
+  const maxRead = options.maxReadBytes ?? 16 * 1024 * 1024;
+
+  /** Turns lines into records; plain logs fold continuation lines (stack traces) into their entry. */
+  function toRecords(path: string, lines: { at: number; text: string }[]): FileLogRecord[] {
+    const rel = relative(options.dir, path);
+    const records: FileLogRecord[] = [];
+    let pending: { at: number; text: string } | undefined;
+    const flushPlain = () => {
+      if (!pending) return;
+      const record = parsePlainRecord(pending.text, `${rel}@${pending.at}`, options.correlationFields);
+      if (record) records.push(record);
+      else options.onInvalid?.(`${rel}@${pending.at}`, 'unrecognized plain log line');
+      pending = undefined;
+    };
+    for (const line of lines) {
+      if (line.text.trim() === '') continue;
+      if (line.text.trimStart().startsWith('{')) {
+        flushPlain();
+        const record = parseJsonRecord(line.text, `${rel}@${line.at}`, options.correlationFields);
+        if (record) records.push(record);
+        else options.onInvalid?.(`${rel}@${line.at}`, 'malformed JSON log record');
+      } else if (isPlainHeader(line.text)) {
+        flushPlain();
+        pending = { ...line };
+      } else if (pending) {
+        pending.text += `\n${line.text}`;
+      } else {
+        options.onInvalid?.(`${rel}@${line.at}`, 'continuation line without an entry');
+      }
+    }
+    flushPlain();
+    return records;
+  }
+
+  function toEvent(record: FileLogRecord): ErrorEvent | undefined {
+    const parsed = ErrorEvent.safeParse({
+      id: `file:${record.sourceId}`,
+      source: 'file',
+      time: record.time,
+      service: record.service,
+      severity: severityOf(record.level),
+      message: record.message,
+      raw: record.raw,
+      errorCode: record.errorCode,
+      correlationIds: record.correlationIds,
+      sessionId: record.sessionId,
+      fields: record.fields,
+    });
+    if (!parsed.success) options.onInvalid?.(record.sourceId, `invalid event: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  return {
+    name: 'file',
+    async poll(checkpointText): Promise<PollResult> {
+      const checkpoint: Checkpoint = checkpointText ? (JSON.parse(checkpointText) as Checkpoint) : { offsets: {} };
+      const offsets = { ...checkpoint.offsets };
+      const events: ErrorEvent[] = [];
+      for (const path of await listLogFiles(options.dir)) {
+        const rel = relative(options.dir, path);
+        const { lines, next } = await readLines(path, offsets[rel] ?? 0, maxRead);
+        offsets[rel] = next;
+        for (const record of toRecords(path, lines)) {
+          if (!ERROR_LEVELS.has(severityOf(record.level))) continue;
+          const event = toEvent(record);
+          if (event) events.push(event);
+        }
+      }
+      return { events, checkpoint: JSON.stringify({ offsets }) };
+    },
+    async window(query: WindowQuery): Promise<RawLogLine[]> {
+      const at = Date.parse(query.event.time);
+      const from = at - query.beforeMs;
+      const to = at + query.afterMs;
+      const ids = new Set(Object.values(query.event.correlationIds));
+      const matches: RawLogLine[] = [];
+      for (const path of await listLogFiles(options.dir)) {
+        const { lines } = await readLines(path, 0, maxRead);
+        for (const record of toRecords(path, lines)) {
+          const t = Date.parse(record.time);
+          if (t < from || t > to) continue;
+          const correlated = ids.size === 0 ? record.service === query.event.service : Object.values(record.correlationIds).some((id) => ids.has(id));
+          const sameSession = !query.event.sessionId || !record.sessionId || record.sessionId === query.event.sessionId;
+          if (correlated && sameSession) matches.push({ ...record, message: record.raw });
+        }
+      }
+      return matches.sort((a, b) => a.time.localeCompare(b.time)).slice(0, query.limit);
+    },
+    async check() {
+      const info = await stat(options.dir).catch(() => undefined);
+      const files = info ? await listLogFiles(options.dir) : [];
+      return {
+        name: 'log source',
+        adapter: `files under ${options.dir} (embedded)`,
+        ok: Boolean(info?.isDirectory()),
+        detail: info ? `${files.length} log file(s)` : `directory ${options.dir} does not exist; set MEDIC_LOG_DIR`,
+      };
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { boolFrom, intFrom, listFrom, optionalString, urlString } from './env-helpers.js';
+
+/**
+ * Every variable Medic reads, with its default. `.env.example` documents each one; nothing else in
+ * the code reads process.env. Real services switch on by configuration alone.
+ */
+export const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PORT: intFrom(3000, 0, 65_535),
+  MEDIC_DATA_DIR: z.string().default('.medic'),
+  MEDIC_SAMPLE_DIR: z.string().default('data'),
+
+  REDIS_URL: urlString,
+  MEDIC_REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+:$/, 'letters, digits, _ . - and a trailing colon').default('medic:'),
+  MEDIC_EMBEDDED_REDIS: boolFrom(true),
+
+  MEDIC_POLL_INTERVAL_MS: intFrom(15_000, 200),
+  MEDIC_LOG_DIR: optionalString,
+  MEDIC_WINDOW_BEFORE_MS: intFrom(300_000, 0),
+  MEDIC_WINDOW_AFTER_MS: intFrom(300_000, 0),
+  MEDIC_WINDOW_LIMIT: intFrom(200, 1, 10_000),
+  MEDIC_CORRELATION_FIELDS: listFrom(['txn_id', 'orderNumber', 'requestId']),
+
+  MEDIC_DOCS_DIR: optionalString,
+  MEDIC_SIMILAR_DOCS: intFrom(5, 1, 50),
+
+  MEDIC_LLM: z.enum(['auto', 'openai', 'offline', 'scripted']).default('auto'),
+  MEDIC_LLM_SCRIPT: optionalString,
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: urlString,
+
+  MEDIC_CHAT: z.enum(['auto', 'console', 'slack']).default('auto'),
+  MEDIC_SLACK_CHANNEL: z.string().default('incidents'),
+  MEDIC_APPROVERS: listFrom(['local-operator']),
+  MEDIC_OPERATOR_ID: z.string().default('local-operator'),
+
+  MEDIC_REPO_REMOTE: optionalString,
+  MEDIC_REPO_BRANCH: z.string().default('main'),
+  MEDIC_RECENT_CHANGES_DAYS: intFrom(14, 1, 3650),
+
+  MEDIC_JOB_LOCK_MS: intFrom(30_000, 1_000),
+  MEDIC_SHUTDOWN_TIMEOUT_MS: intFrom(15_000, 100),
+  /** Fault injection for crash-safety drills: SIGKILL the worker after these steps persist. */
+  MEDIC_CRASH_AFTER: listFrom([]),
+});
+
+export type Config = z.infer<typeof EnvSchema>;

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { Severity } from './event.js';
+
+/** A documented error family, runbook or postmortem section held in the vector store. */
+export const ErrorDoc = z.object({
+  id: z.string(),
+  title: z.string(),
+  body: z.string(),
+  source: z.string(),
+  service: z.string().optional(),
+  errorCode: z.string().optional(),
+});
+export type ErrorDoc = z.infer<typeof ErrorDoc>;
+
+export const SimilarDoc = z.object({
+  id: z.string(),
+  title: z.string(),
+  excerpt: z.string(),
+  source: z.string(),
+  /** Cosine similarity clamped to [0, 1]; approximate by nature. */
+  similarity: z.number().min(0).max(1),
+});
+export type SimilarDoc = z.infer<typeof SimilarDoc>;
+
+export const RecentChange = z.object({
+  sha: z.string(),
+  author: z.string(),
+  date: z.string(),
+  subject: z.string(),
+  files: z.array(z.string()),
+});
+export type RecentChange = z.infer<typeof RecentChange>;
+
+/** What the analyst returns. Evidence ids are filtered to those it was shown, in code. */
+export const RcaResult = z.object({
+  rootCause: z.string().min(1).max(2_000),
+  contributingFactors: z.array(z.string().max(500)).max(10),
+  evidenceIds: z.array(z.string().max(64)).max(30),
+  impactedComponent: z.string().max(200),
+  severity: Severity,
+  confidence: z.number().min(0).max(1),
+  summary: z.string().max(1_000),
+  sequenceOfEvents: z.array(z.string().max(500)).max(20),
+});
+export type RcaResult = z.infer<typeof RcaResult>;
+
+export const Recommendation = z.object({
+  kind: z.enum(['fix', 'mitigate', 'investigate']),
+  summary: z.string().min(1).max(1_000),
+  steps: z.array(z.string().max(500)).max(10),
+  risk: z.enum(['low', 'medium', 'high']),
+});
+export type Recommendation = z.infer<typeof Recommendation>;
+
+/** Where the analysis came from, stored with every result. */
+export const AnalysisProvenance = z.object({
+  analyst: z.string(),
+  model: z.string().optional(),
+  promptVersion: z.string().optional(),
+  tokens: z.number().int().nonnegative().default(0),
+});
+export type AnalysisProvenance = z.infer<typeof AnalysisProvenance>;
+
+/** Below this confidence Medic never proposes a fix; the offline analyzer stays under it. */
+export const FIX_ELIGIBLE_CONFIDENCE = 0.7;

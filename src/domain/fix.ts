@@ -1,0 +1,49 @@
+import { createTwoFilesPatch } from 'diff';
+import { z } from 'zod';
+import { sha256 } from './hash.js';
+
+/** A one-file change the analyst proposes. `contentHash` is what an approval binds to. */
+export const FixProposal = z.object({
+  file: z.string().min(1).max(512),
+  before: z.string(),
+  after: z.string(),
+  diff: z.string(),
+  explanation: z.string().max(2_000),
+  /** sha256 of the file's content when the proposal was made; a changed file refuses the fix. */
+  baseHash: z.string(),
+  /** sha256 over (file, after): approving binds to exactly this content. */
+  contentHash: z.string(),
+});
+export type FixProposal = z.infer<typeof FixProposal>;
+
+export const PushStatus = z.enum(['pushed', 'failed', 'skipped']);
+
+export const FixResult = z.object({
+  branch: z.string(),
+  commit: z.string(),
+  pushStatus: PushStatus,
+  pushError: z.string().optional(),
+  pullRequest: z.object({ number: z.number().int(), url: z.string() }).optional(),
+  checks: z.enum(['pending', 'success', 'failure']).optional(),
+});
+export type FixResult = z.infer<typeof FixResult>;
+
+export function hashFixContent(file: string, after: string): string {
+  return sha256(`${file}\u0000${after}`);
+}
+
+/** Builds a proposal from the before/after pair, computing the diff and both hashes. */
+export function createFixProposal(input: { file: string; before: string; after: string; explanation: string }): FixProposal {
+  return {
+    ...input,
+    diff: createTwoFilesPatch(`a/${input.file}`, `b/${input.file}`, input.before, input.after, '', '', { context: 3 }),
+    baseHash: sha256(input.before),
+    contentHash: hashFixContent(input.file, input.after),
+  };
+}
+
+/** `fix/<incident>-<yyyymmddhhmmss>` from the approval time, so a retried job names the same branch. */
+export function fixBranchName(incidentId: string, approvedAt: string): string {
+  const stamp = approvedAt.replace(/[-:T]/g, '').slice(0, 14);
+  return `fix/${incidentId}-${stamp}`;
+}

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { LogBundle, ErrorEvent, Severity } from './event.js';
+import { AnalysisProvenance, RcaResult, Recommendation, RecentChange, SimilarDoc } from './analysis.js';
+import { FixProposal, FixResult } from './fix.js';
+import { ErrorCode, MedicError } from './errors.js';
+
+export const IncidentState = z.enum([
+  'new',
+  'analyzing',
+  'awaiting_approval', // analysed, a fix is proposed and waits for a human
+  'reported', // analysed, nothing to approve (no fix eligible)
+  'approved',
+  'rejected',
+  'fixing',
+  'fixed',
+  'fix_failed',
+  'closed',
+]);
+export type IncidentState = z.infer<typeof IncidentState>;
+
+/** The only moves an incident can make. Everything else is a coded error. */
+const TRANSITIONS: Record<IncidentState, readonly IncidentState[]> = {
+  new: ['analyzing', 'closed'],
+  analyzing: ['awaiting_approval', 'reported', 'closed'],
+  awaiting_approval: ['approved', 'rejected', 'analyzing', 'closed'],
+  reported: ['analyzing', 'closed'],
+  approved: ['fixing', 'closed'],
+  rejected: ['analyzing', 'closed'],
+  fixing: ['fixed', 'fix_failed'],
+  fixed: ['closed', 'analyzing'],
+  fix_failed: ['analyzing', 'closed'],
+  closed: ['new'],
+};
+
+export function canTransition(from: IncidentState, to: IncidentState): boolean {
+  return TRANSITIONS[from].includes(to);
+}
+
+export function assertTransition(from: IncidentState, to: IncidentState): void {
+  if (!canTransition(from, to)) {
+    throw new MedicError(ErrorCode.InvalidTransition, `An incident cannot go from ${from} to ${to}.`);
+  }
+}
+
+export const Actor = z.object({
+  kind: z.enum(['user', 'pipeline', 'operator']),
+  id: z.string().min(1),
+  name: z.string().optional(),
+});
+export type Actor = z.infer<typeof Actor>;
+
+export const ApprovalDecision = z.object({
+  verdict: z.enum(['approved', 'rejected']),
+  actor: Actor,
+  proposalHash: z.string(),
+  at: z.string(),
+  reason: z.string().max(1_000).optional(),
+});
+export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
+
+export const CardRef = z.object({ channel: z.string(), ts: z.string() });
+export type CardRef = z.infer<typeof CardRef>;
+
+export const PIPELINE_STEPS = [
+  'intake',
+  'log-window',
+  'similar-docs',
+  'recent-changes',
+  'rca',
+  'recommend',
+  'fix-proposal',
+  'card',
+] as const;
+export const FIX_STEPS = ['commit', 'push', 'pull-request', 'thread-reply'] as const;
+export type PipelineStep = (typeof PIPELINE_STEPS)[number];
+export type FixStep = (typeof FIX_STEPS)[number];
+export type StepName = PipelineStep | FixStep;
+
+export const Incident = z.object({
+  id: z.string(),
+  fingerprint: z.string(),
+  service: z.string(),
+  title: z.string(),
+  severity: Severity,
+  state: IncidentState,
+  /** Bumped on every write; writes compare it so two workers never overwrite each other. */
+  version: z.number().int().nonnegative(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  firstEvent: ErrorEvent,
+  /** The step checkpoint: a step listed here is done and is never run again for this round. */
+  steps: z.record(z.string(), z.object({ at: z.string() })).default({}),
+  /** How many times the analysis was (re)started; the fix round restarts the checkpoint. */
+  round: z.number().int().nonnegative().default(0),
+  logs: LogBundle.optional(),
+  similarDocs: z.array(SimilarDoc).optional(),
+  recentChanges: z.array(RecentChange).optional(),
+  candidates: z.array(z.string()).optional(),
+  rca: RcaResult.optional(),
+  provenance: z.record(z.string(), AnalysisProvenance).default({}),
+  recommendation: Recommendation.optional(),
+  proposal: FixProposal.optional(),
+  /** Why no fix was proposed, when none was. */
+  proposalNote: z.string().optional(),
+  card: CardRef.optional(),
+  decision: ApprovalDecision.optional(),
+  fix: FixResult.optional(),
+  error: z.string().optional(),
+  tokens: z.record(z.string(), z.number().int().nonnegative()).default({}),
+});
+export type Incident = z.infer<typeof Incident>;
+
+/** Counters kept apart from the record, because a storm updates them thousands of times. */
+export interface IncidentStats {
+  count: number;
+  firstSeen: string;
+  lastSeen: string;
+}
+
+export function isStepDone(incident: Incident, step: StepName): boolean {
+  return incident.steps[step] !== undefined;
+}
+
+/** Moves the incident, checking the state machine. Pure: returns a new record. */
+export function transition(incident: Incident, to: IncidentState, at: string): Incident {
+  assertTransition(incident.state, to);
+  return { ...incident, state: to, updatedAt: at };
+}
+
+export function createIncident(input: {
+  id: string;
+  fingerprint: string;
+  title: string;
+  event: ErrorEvent;
+  at: string;
+}): Incident {
+  return {
+    id: input.id,
+    fingerprint: input.fingerprint,
+    service: input.event.service,
+    title: input.title,
+    severity: input.event.severity,
+    state: 'new',
+    version: 0,
+    createdAt: input.at,
+    updatedAt: input.at,
+    firstEvent: input.event,
+    steps: {},
+    round: 0,
+    provenance: {},
+    tokens: {},
+  };
+}

@@ -1,0 +1,40 @@
+import type { AnalysisProvenance, RcaResult, Recommendation, RecentChange, SimilarDoc } from '../domain/analysis.js';
+import type { ErrorEvent, LogBundle } from '../domain/event.js';
+
+export interface CodeCandidate {
+  file: string;
+  content: string;
+  score: number;
+}
+
+export interface RcaInput {
+  event: ErrorEvent;
+  title: string;
+  logs: LogBundle;
+  similarDocs: SimilarDoc[];
+  recentChanges: RecentChange[];
+}
+
+export interface FixInput {
+  event: ErrorEvent;
+  rca: RcaResult;
+  recommendation: Recommendation;
+  candidates: CodeCandidate[];
+}
+
+export interface DraftFix {
+  file: string;
+  after: string;
+  explanation: string;
+}
+
+/**
+ * The three judgement calls of the pipeline. The LLM analyst asks a model; the offline analyst
+ * reasons from the nearest documented family and never proposes a fix.
+ */
+export interface Analyst {
+  readonly name: string;
+  rca(input: RcaInput): Promise<{ rca: RcaResult; provenance: AnalysisProvenance; context?: string }>;
+  recommend(rca: RcaResult): Promise<{ recommendation: Recommendation; provenance: AnalysisProvenance }>;
+  proposeFix(input: FixInput): Promise<{ draft?: DraftFix; note?: string; provenance: AnalysisProvenance }>;
+}

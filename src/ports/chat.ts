@@ -1,0 +1,18 @@
+import type { CardRef } from '../domain/incident.js';
+import type { Checkable } from './service-check.js';
+
+/** A Block Kit message: fallback text plus blocks, built by a pure presenter. */
+export interface ChatMessage {
+  text: string;
+  blocks: Record<string, unknown>[];
+}
+
+/** Where on-call engineers meet Medic (Slack, the sandbox, or the console). */
+export interface Chat extends Checkable {
+  /** Posts a card once per key: a retried step returns the first post's ref. */
+  postCard(key: string, message: ChatMessage): Promise<CardRef>;
+  updateCard(ref: CardRef, message: ChatMessage): Promise<void>;
+  /** Replies in the card's thread once per key. */
+  replyInThread(ref: CardRef, key: string, message: ChatMessage): Promise<void>;
+  postEphemeral(channel: string, userId: string, text: string): Promise<void>;
+}

@@ -1,0 +1,12 @@
+/** What `doctor` and `/readyz` learn about one configured service. */
+export interface ServiceCheck {
+  name: string;
+  /** Which adapter is in use, e.g. "file (embedded)" or "splunk https://…:8089". */
+  adapter: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface Checkable {
+  check(): Promise<ServiceCheck>;
+}

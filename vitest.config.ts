@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Two cores: integration tests spawn worker processes and share one Redis.
+    fileParallelism: true,
+    maxWorkers: 2,
+    setupFiles: ['test/setup/close-network.ts'],
+  },
+});
