@@ -1,0 +1,15 @@
+/** What a verified identity may do, re-resolved on the server for every decision. */
+export interface Permissions {
+  /** May approve or reject fixes and run MUTATING actions. */
+  approver: boolean;
+  /** May confirm DESTRUCTIVE actions (step-up). */
+  elevated: boolean;
+}
+
+/**
+ * Resolves permissions from a verified user id (Slack user id, or the configured CLI operator):
+ * configured id lists or Slack user groups. Never from a payload, a button value or model output.
+ */
+export interface Authority {
+  resolve(userId: string): Promise<Permissions>;
+}
