@@ -1,0 +1,87 @@
+export const WILDCARD = '<*>';
+
+export interface MaskLimits {
+  /** Characters of a message looked at; the rest is ignored (a 1 MB line costs no more than this). */
+  maxMessageLength: number;
+  /** Tokens kept per message. */
+  maxTokens: number;
+  /** Characters kept per token. */
+  maxTokenLength: number;
+}
+
+export const defaultMaskLimits: MaskLimits = { maxMessageLength: 4096, maxTokens: 128, maxTokenLength: 256 };
+
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+
+// Spans that are variable as a whole and may hold spaces or the separators words are cut at.
+const SPAN_PATTERNS = [
+  /[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s"'<>]+/, // url
+  /[\w.+-]+@[a-zA-Z][\w-]*(?:\.[\w-]+)+/, // email
+  /[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}/, // uuid
+  /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/, // iso datetime
+  new RegExp(`\\b(?:${DAY},?\\s+)?${MONTH}\\s+\\d{1,2},?\\s+(?:\\d{4}\\s+)?\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\s+[A-Z]{2,5}\\b)?(?:\\s+\\d{4}\\b)?`), // ctime, syslog
+  /\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?/, // ipv4[:port]
+  /-?\d+(?:\.\d+)?\s?(?:[KMGTP]i?B|B|bytes|ms|us|ns|s|sec|secs|seconds|min|mins|minutes|h|hours|days)\b/, // size, duration
+  /\b[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){5}\b/, // mac
+  /0[xX][0-9a-fA-F]+/, // hex literal
+  /\[\d[\d.:-]*(?:[\s\\,;]+\d[\d.:-]*)+\]/, // list of numbers
+  /(?<==)(?:"[^"]*"|'[^']*')/, // quoted value of key=value
+  /(?<![\w.])(?:\.{1,2}|~)?(?:\/[\w.$@+-]*){2,}/, // unix path
+  /\b[A-Za-z]:\\[^\s,;'"]*/, // windows path
+];
+const SPAN = new RegExp(SPAN_PATTERNS.map((p) => p.source).join('|'), 'g');
+const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f]+/g;
+
+// Inside a word: the value of `key=`, then every piece between separators that holds a digit or
+// an already masked span ("node-<*>", "blk_-42"). A run of dots is filler ("depth.....0").
+const KEY_VALUE = /(?<=[A-Za-z_][\w.-]*=)[^,;&)\]}\s]+/g;
+const MASKED = /<\*>/g;
+const MARK = '\u0001';
+const PIECE = /(?:[^=:,(){}[\]|"';<>\s.]|\.(?!\.))*[\d\u0001](?:[^=:,(){}[\]|"';<>\s.]|\.(?!\.))*/g;
+const JOINED_WILDCARDS = /<\*>(?:[-.:_/,+#~]+<\*>)+/g;
+
+/**
+ * Splits a message into words and replaces what looks variable with `<*>`: numbers and anything
+ * holding a digit, ids, addresses, paths, times, sizes, `key=` values. Runs of values and repeated
+ * value lists collapse, so a list's length does not make a new template.
+ */
+export function maskMessage(message: string, limits: MaskLimits = defaultMaskLimits): string[] {
+  const text = message.length > limits.maxMessageLength ? message.slice(0, limits.maxMessageLength) : message;
+  const words = text.replace(CONTROL, ' ').replace(SPAN, WILDCARD).split(/\s+/);
+  const tokens: string[] = [];
+  for (const word of words) {
+    if (tokens.length === limits.maxTokens) break;
+    if (word === '') continue;
+    tokens.push(maskWord(word.length > limits.maxTokenLength ? word.slice(0, limits.maxTokenLength) : word));
+    collapseRepeat(tokens);
+  }
+  return tokens;
+}
+
+function maskWord(word: string): string {
+  if (word === WILDCARD) return word;
+  return word
+    .replace(KEY_VALUE, WILDCARD)
+    .replace(MASKED, MARK)
+    .replace(PIECE, WILDCARD)
+    .replace(JOINED_WILDCARDS, WILDCARD);
+}
+
+// "<*> <*>" → "<*>", and "<*> <ok> <*> <ok>" → "<*> <ok>": a repeated unit that holds a value.
+function collapseRepeat(tokens: string[]): void {
+  for (let unit = 1; unit <= 3 && unit * 2 <= tokens.length; unit += 1) {
+    const end = tokens.length;
+    let repeated = false;
+    let holdsValue = false;
+    for (let i = end - unit; i < end; i += 1) {
+      if (tokens[i] !== tokens[i - unit]) break;
+      if (tokens[i] === WILDCARD) holdsValue = true;
+      repeated = i === end - 1;
+    }
+    if (repeated && holdsValue) {
+      tokens.length = end - unit;
+      return;
+    }
+  }
+}

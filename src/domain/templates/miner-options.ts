@@ -1,0 +1,20 @@
+import { defaultMaskLimits, type MaskLimits } from './mask-message.js';
+
+export interface MinerOptions extends MaskLimits {
+  /** Groups kept in memory; past it the least recently used group is forgotten. */
+  maxGroups: number;
+  /** Retired ids (merged groups) still resolved to their survivor; oldest forgotten first. */
+  maxAliases: number;
+  /** Share of a template's constants a message must keep to join it despite value-like differences. */
+  minSimilarity: number;
+  /** Distinct plain words seen at one position, all else equal, before that position becomes a variable. */
+  siblingsToGeneralize: number;
+}
+
+export const defaultMinerOptions: MinerOptions = {
+  ...defaultMaskLimits,
+  maxGroups: 10_000,
+  maxAliases: 50_000,
+  minSimilarity: 0.5,
+  siblingsToGeneralize: 3,
+};
