@@ -14,23 +14,32 @@ export const defaultMaskLimits: MaskLimits = { maxMessageLength: 4096, maxTokens
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
 const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
 
-// Spans that are variable as a whole and may hold spaces or the separators words are cut at.
-const SPAN_PATTERNS = [
-  /[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s"'<>]+/, // url
-  /[\w.+-]+@[a-zA-Z][\w-]*(?:\.[\w-]+)+/, // email
-  /[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}/, // uuid
-  /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/, // iso datetime
-  new RegExp(`\\b(?:${DAY},?\\s+)?${MONTH}\\s+\\d{1,2},?\\s+(?:\\d{4}\\s+)?\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\s+[A-Z]{2,5}\\b)?(?:\\s+\\d{4}\\b)?`), // ctime, syslog
-  /\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?/, // ipv4[:port]
-  /-?\d+(?:\.\d+)?\s?(?:[KMGTP]i?B|B|bytes|ms|us|ns|s|sec|secs|seconds|min|mins|minutes|h|hours|days)\b/, // size, duration
-  /\b[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){5}\b/, // mac
-  /0[xX][0-9a-fA-F]+/, // hex literal
-  /\[\d[\d.:-]*(?:[\s\\,;]+\d[\d.:-]*)+\]/, // list of numbers
-  /(?<==)(?:"[^"]*"|'[^']*')/, // quoted value of key=value
-  /(?<![\w.])(?:\.{1,2}|~)?(?:\/[\w.$@+-]*){2,}/, // unix path
-  /\b[A-Za-z]:\\[^\s,;'"]*/, // windows path
+// Spans that are variable as a whole and may hold spaces or the separators words are cut at,
+// in the order they are masked. A span runs only when its cheap hint is in the message.
+const SPANS: { hint?: string; pattern: RegExp }[] = [
+  { hint: '://', pattern: /[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s"'<>]+/g }, // url
+  { hint: '@', pattern: /[\w.+-]+@[a-zA-Z][\w-]*(?:\.[\w-]+)+/g }, // email
+  { hint: '=', pattern: /(?<==)(?:"[^"]*"|'[^']*')/g }, // quoted value of key=value
+  { hint: ':\\', pattern: /\b[A-Za-z]:\\[^\s,;'"]*/g }, // windows path
+  {
+    pattern: new RegExp(
+      [
+        /\b[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}/, // uuid
+        /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/, // iso datetime
+        new RegExp(`\\b(?:${DAY},?\\s+)?${MONTH}\\s+\\d{1,2},?\\s+(?:\\d{4}\\s+)?\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\s+[A-Z]{2,5}\\b)?(?:\\s+\\d{4}\\b)?`), // ctime, syslog
+        /\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?/, // ipv4[:port]
+        /-?\d+(?:\.\d+)?\s?(?:[KMGTP]i?B|B|bytes|ms|us|ns|s|sec|secs|seconds|min|mins|minutes|h|hours|days)\b/, // size, duration
+        /\b[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){5}\b/, // mac
+        /0[xX][0-9a-fA-F]+/, // hex literal
+        /\[\d[\d.:-]*(?:[\s\\,;]+\d[\d.:-]*)+\]/, // list of numbers
+      ]
+        .map((p) => p.source)
+        .join('|'),
+      'g',
+    ),
+  },
+  { hint: '/', pattern: /(?<![\w.])(?:\.{1,2}|~)?(?:\/[\w.$@+-]*){2,}/g }, // unix path
 ];
-const SPAN = new RegExp(SPAN_PATTERNS.map((p) => p.source).join('|'), 'g');
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f]+/g;
 
 // Inside a word: the value of `key=`, then every piece between separators that holds a digit or
@@ -48,7 +57,11 @@ const JOINED_WILDCARDS = /<\*>(?:[-.:_/,+#~]+<\*>)+/g;
  */
 export function maskMessage(message: string, limits: MaskLimits = defaultMaskLimits): string[] {
   const text = message.length > limits.maxMessageLength ? message.slice(0, limits.maxMessageLength) : message;
-  const words = text.replace(CONTROL, ' ').replace(SPAN, WILDCARD).split(/\s+/);
+  let masked = text.replace(CONTROL, ' ');
+  for (const { hint, pattern } of SPANS) {
+    if (hint === undefined || masked.includes(hint)) masked = masked.replace(pattern, WILDCARD);
+  }
+  const words = masked.split(/\s+/);
   const tokens: string[] = [];
   for (const word of words) {
     if (tokens.length === limits.maxTokens) break;
@@ -59,8 +72,10 @@ export function maskMessage(message: string, limits: MaskLimits = defaultMaskLim
   return tokens;
 }
 
+const MAY_MASK = /[\d=]|<\*>/;
+
 function maskWord(word: string): string {
-  if (word === WILDCARD) return word;
+  if (word === WILDCARD || !MAY_MASK.test(word)) return word;
   return word
     .replace(KEY_VALUE, WILDCARD)
     .replace(MASKED, MARK)

@@ -2,21 +2,22 @@ import { WILDCARD } from './mask-message.js';
 import { isSymbolic, isValueLike } from './token-kind.js';
 
 export interface TemplateMatch {
-  /** Positions where the template keeps a constant and the message has the same token. */
+  /** Template constants the message repeats. */
   same: number;
-  /** Positions where the template has a constant the message replaces with a value-like token. */
+  /** Template constants where the message has another value-like token (path, dotted name…). */
   valueDiffs: number;
-  /** Positions where two plain words differ: a different event unless siblings prove otherwise. */
-  wordDiffs: number;
   /** Template constants in all. */
   constants: number;
 }
 
-/** Compares a masked message with a template of the same length, position by position. */
-export function compareToTemplate(template: readonly string[], tokens: readonly string[]): TemplateMatch {
+/**
+ * Compares a masked message with a template of the same length, position by position. Undefined
+ * when a plain word, a layout symbol or the first token differs: that is another event, unless
+ * enough siblings later show the position is a variable (see the miner's fold).
+ */
+export function compareToTemplate(template: readonly string[], tokens: readonly string[]): TemplateMatch | undefined {
   let same = 0;
   let valueDiffs = 0;
-  let wordDiffs = 0;
   let constants = 0;
   for (let i = 0; i < template.length; i += 1) {
     const expected = template[i] as string;
@@ -24,12 +25,12 @@ export function compareToTemplate(template: readonly string[], tokens: readonly 
     constants += 1;
     const actual = tokens[i] as string;
     if (expected === actual) same += 1;
-    // The first word names the event, as in Drain's prefix tree; layout symbols are structure.
-    else if (i === 0 || isSymbolic(expected) || isSymbolic(actual)) wordDiffs += 1;
+    // The first token names the event, as in Drain's prefix tree.
+    else if (i === 0 || isSymbolic(expected) || isSymbolic(actual)) return undefined;
     else if (isValueLike(expected) || isValueLike(actual)) valueDiffs += 1;
-    else wordDiffs += 1;
+    else return undefined;
   }
-  return { same, valueDiffs, wordDiffs, constants };
+  return { same, valueDiffs, constants };
 }
 
 /** The template that covers both: every differing position becomes a wildcard. */

@@ -1,4 +1,5 @@
 import { shortHash } from '../hash.js';
+import { createGroupStore, templateKey, type Group } from './group-store.js';
 import { maskMessage, WILDCARD } from './mask-message.js';
 import { compareToTemplate, generalize } from './match-template.js';
 import { defaultMinerOptions, type MinerOptions } from './miner-options.js';
@@ -11,74 +12,32 @@ export interface MinedTemplate {
 }
 
 export interface TemplateMiner {
+  /** Files a message under a group; the id is the group's for good (see `lookup` for merges). */
   add(message: string): MinedTemplate;
-  /** The current id and template of any id `add` ever returned (merged groups resolve to the survivor). */
+  /** Current id and template for any id `add` returned: a merged group resolves to its survivor. */
   lookup(groupId: string): MinedTemplate | undefined;
   groupCount(): number;
   snapshot(): MinerSnapshot;
 }
 
-interface Group {
-  id: string;
-  seq: number;
-  tokens: string[];
-  count: number;
-}
-
+/**
+ * An online template miner in the Drain family. A message is masked (numbers, ids, paths… become
+ * `<*>`), then joins the group whose template it fits best: same length and first token, plain
+ * words equal, enough constants shared where value-like tokens differ. Plain words become a
+ * variable only once several groups differ there and nowhere else (user names), so two failures
+ * that share most words stay two groups. Deterministic; memory capped by `maxGroups`.
+ */
 export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapshot?: MinerSnapshot): TemplateMiner {
   const config: MinerOptions = { ...defaultMinerOptions, ...options };
-  // Map order is recency order: touching a group moves it to the end, eviction takes the first.
-  const groups = new Map<string, Group>();
-  const byLength = new Map<number, Set<Group>>();
-  const aliases = new Map<string, string>();
+  const store = createGroupStore(config.maxAliases);
   let nextSeq = 0;
-
-  function bucket(length: number): Set<Group> {
-    let found = byLength.get(length);
-    if (!found) byLength.set(length, (found = new Set()));
-    return found;
-  }
-
-  function insert(group: Group): void {
-    groups.set(group.id, group);
-    bucket(group.tokens.length).add(group);
-  }
-
-  function remove(group: Group): void {
-    groups.delete(group.id);
-    byLength.get(group.tokens.length)?.delete(group);
-  }
-
-  function touch(group: Group): void {
-    groups.delete(group.id);
-    groups.set(group.id, group);
-  }
-
-  function resolve(id: string): Group | undefined {
-    let current = id;
-    // Chains stay short (each merge points at a live survivor), the bound only guards corruption.
-    for (let hops = 0; hops < 64; hops += 1) {
-      const group = groups.get(current);
-      if (group) return group;
-      const next = aliases.get(current);
-      if (next === undefined) return undefined;
-      current = next;
-    }
-    return undefined;
-  }
-
-  function retire(id: string, survivor: string): void {
-    aliases.delete(id);
-    aliases.set(id, survivor);
-    while (aliases.size > config.maxAliases) aliases.delete(aliases.keys().next().value as string);
-  }
 
   function findBest(tokens: string[]): Group | undefined {
     let best: Group | undefined;
     let bestScore = -1;
-    for (const group of byLength.get(tokens.length) ?? []) {
+    for (const group of store.candidates(tokens)) {
       const m = compareToTemplate(group.tokens, tokens);
-      if (m.wordDiffs > 0) continue;
+      if (!m) continue;
       if (m.valueDiffs > 0 && (m.same === 0 || m.same < config.minSimilarity * m.constants)) continue;
       // Exact fits first, then the most shared constants, then the oldest group.
       const score = (m.valueDiffs === 0 ? 1_000_000 : 0) + m.same * 1000 - m.valueDiffs;
@@ -90,77 +49,78 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
     return best;
   }
 
-  function newGroup(tokens: string[]): Group {
-    const first = tokens.join(' ');
+  function createGroup(tokens: string[]): Group {
+    const first = templateKey(tokens);
     let id = shortHash(first);
-    for (let salt = 1; groups.has(id) || aliases.has(id); salt += 1) id = shortHash(`${first}\u0000${salt}`);
+    for (let salt = 1; store.isTaken(id); salt += 1) id = shortHash(`${first}\u0000${salt}`);
     const group: Group = { id, seq: nextSeq, tokens, count: 0 };
     nextSeq += 1;
-    insert(group);
-    while (groups.size > config.maxGroups) remove(groups.values().next().value as Group);
+    store.insert(group);
     return group;
   }
 
+  /** Folds `other` into `group` (or the reverse, so the older id survives); returns the survivor. */
+  function merge(group: Group, other: Group): Group {
+    const [survivor, gone] = group.seq < other.seq ? [group, other] : [other, group];
+    survivor.count += gone.count;
+    store.remove(gone);
+    store.retire(gone.id, survivor.id);
+    return survivor;
+  }
+
+  function setTemplate(group: Group, tokens: string[]): Group {
+    const clash = store.retemplate(group, tokens);
+    return clash ? merge(group, clash) : group;
+  }
+
   /**
-   * A new group that differs from others only by one plain word at one position may be one event
-   * with a variable there (a user name); enough distinct words make it so and fold the siblings.
+   * A new group that differs from others by one plain word at one position may be one event with
+   * a variable there (a user name); enough distinct words make it so and fold the siblings.
    */
   function foldSiblings(group: Group): Group {
     const tokens = group.tokens;
-    // The first word names the event (Drain's prefix tree assumes as much), so it never folds.
+    const bucket = store.candidates(tokens);
     for (let p = 1; p < tokens.length; p += 1) {
       const word = tokens[p] as string;
       if (isValueLike(word) || isSymbolic(word)) continue;
-      const siblings: Group[] = [];
-      for (const other of byLength.get(tokens.length) ?? []) {
-        if (other !== group && differsOnlyAt(other.tokens, tokens, p)) siblings.push(other);
-      }
+      const siblings = bucket.filter((other) => other !== group && differsOnlyAt(other.tokens, tokens, p));
       if (siblings.length + 1 < config.siblingsToGeneralize) continue;
-      siblings.push(group);
-      siblings.sort((a, b) => a.seq - b.seq);
-      const survivor = siblings[0] as Group;
-      survivor.tokens = survivor.tokens.map((t, i) => (i === p ? WILDCARD : t));
-      for (const other of siblings.slice(1)) {
-        survivor.count += other.count;
-        remove(other);
-        retire(other.id, survivor.id);
-      }
-      return survivor;
+      let survivor = group;
+      for (const sibling of siblings) survivor = merge(survivor, sibling);
+      return setTemplate(survivor, survivor.tokens.map((t, i) => (i === p ? WILDCARD : t)));
     }
     return group;
   }
 
   function add(message: string): MinedTemplate {
     const tokens = maskMessage(message, config);
-    let group = findBest(tokens);
-    if (group) {
-      if (group.tokens.some((t, i) => t !== tokens[i])) group.tokens = generalize(group.tokens, tokens);
-    } else {
-      group = foldSiblings(newGroup(tokens));
-    }
+    let group = store.byTemplate(templateKey(tokens)) ?? findBest(tokens);
+    if (!group) group = foldSiblings(createGroup(tokens));
+    else if (group.tokens.some((t, i) => t !== tokens[i])) group = setTemplate(group, generalize(group.tokens, tokens));
     group.count += 1;
-    touch(group);
+    store.touch(group);
+    while (store.size > config.maxGroups) store.remove(store.oldest() as Group);
     return { groupId: group.id, template: group.tokens.join(' ') };
   }
 
   if (snapshot) {
     nextSeq = snapshot.nextSeq;
-    for (const g of snapshot.groups) insert({ id: g.id, seq: g.seq, tokens: [...g.template], count: g.count });
-    for (const [from, to] of snapshot.aliases) aliases.set(from, to);
+    for (const g of snapshot.groups) store.insert({ id: g.id, seq: g.seq, tokens: [...g.template], count: g.count });
+    for (const [from, to] of snapshot.aliases) store.retire(from, to);
   }
 
   return {
     add,
     lookup(groupId) {
-      const group = resolve(groupId);
+      const group = store.resolve(groupId);
       return group && { groupId: group.id, template: group.tokens.join(' ') };
     },
-    groupCount: () => groups.size,
+    groupCount: () => store.size,
     snapshot: () => ({
       version: 1,
       nextSeq,
-      groups: [...groups.values()].map((g) => ({ id: g.id, seq: g.seq, template: [...g.tokens], count: g.count })),
-      aliases: [...aliases.entries()],
+      groups: [...store.groups()].map((g) => ({ id: g.id, seq: g.seq, template: [...g.tokens], count: g.count })),
+      aliases: [...store.aliases()],
     }),
   };
 }

@@ -1,0 +1,115 @@
+import { WILDCARD } from './mask-message.js';
+
+export interface Group {
+  readonly id: string;
+  /** Creation order; breaks ties so that a restored miner decides as the original would. */
+  readonly seq: number;
+  tokens: string[];
+  count: number;
+}
+
+/**
+ * The miner's memory: live groups in recency order, found by exact template or by (length, first
+ * token), plus the ids of groups merged away. Both are capped; the least recent entry goes first.
+ */
+export interface GroupStore {
+  readonly size: number;
+  insert(group: Group): void;
+  remove(group: Group): void;
+  touch(group: Group): void;
+  /** The least recently used group, the one to evict. */
+  oldest(): Group | undefined;
+  byTemplate(key: string): Group | undefined;
+  /** Groups that could take a message: same length, same first token or a wildcard there. */
+  candidates(tokens: readonly string[]): Group[];
+  /** Re-indexes a group whose template changed; returns a live group that already had that template. */
+  retemplate(group: Group, tokens: string[]): Group | undefined;
+  retire(id: string, survivor: string): void;
+  resolve(id: string): Group | undefined;
+  isTaken(id: string): boolean;
+  groups(): Iterable<Group>;
+  aliases(): Iterable<[string, string]>;
+}
+
+export function templateKey(tokens: readonly string[]): string {
+  return tokens.join(' ');
+}
+
+function bucketKey(length: number, first: string): string {
+  return `${length}\u0000${first}`;
+}
+
+export function createGroupStore(maxAliases: number): GroupStore {
+  // Map order is recency order: touching re-inserts at the end, eviction takes the first.
+  const live = new Map<string, Group>();
+  const exact = new Map<string, Group>();
+  const buckets = new Map<string, Set<Group>>();
+  const retired = new Map<string, string>();
+
+  const bucketOf = (group: Group): string => bucketKey(group.tokens.length, group.tokens[0] ?? '');
+
+  return {
+    get size() {
+      return live.size;
+    },
+    insert(group) {
+      live.set(group.id, group);
+      exact.set(templateKey(group.tokens), group);
+      const key = bucketOf(group);
+      const bucket = buckets.get(key);
+      if (bucket) bucket.add(group);
+      else buckets.set(key, new Set([group]));
+    },
+    remove(group) {
+      live.delete(group.id);
+      const key = templateKey(group.tokens);
+      if (exact.get(key) === group) exact.delete(key);
+      const bucketId = bucketOf(group);
+      const bucket = buckets.get(bucketId);
+      bucket?.delete(group);
+      if (bucket?.size === 0) buckets.delete(bucketId);
+    },
+    touch(group) {
+      live.delete(group.id);
+      live.set(group.id, group);
+    },
+    oldest: () => live.values().next().value,
+    byTemplate: (key) => exact.get(key),
+    candidates(tokens) {
+      const found = [...(buckets.get(bucketKey(tokens.length, tokens[0] ?? '')) ?? [])];
+      if (tokens[0] !== WILDCARD) found.push(...(buckets.get(bucketKey(tokens.length, WILDCARD)) ?? []));
+      return found;
+    },
+    retemplate(group, tokens) {
+      // The first token never changes (it names the event), so the bucket stays the same.
+      const oldKey = templateKey(group.tokens);
+      if (exact.get(oldKey) === group) exact.delete(oldKey);
+      group.tokens = tokens;
+      const newKey = templateKey(tokens);
+      const clash = exact.get(newKey);
+      if (clash && clash !== group) return clash;
+      exact.set(newKey, group);
+      return undefined;
+    },
+    retire(id, survivor) {
+      retired.delete(id);
+      retired.set(id, survivor);
+      while (retired.size > maxAliases) retired.delete(retired.keys().next().value as string);
+    },
+    resolve(id) {
+      let current = id;
+      // Each retirement points at a live group, so chains stay short; the bound guards bad snapshots.
+      for (let hops = 0; hops < 64; hops += 1) {
+        const group = live.get(current);
+        if (group) return group;
+        const next = retired.get(current);
+        if (next === undefined) return undefined;
+        current = next;
+      }
+      return undefined;
+    },
+    isTaken: (id) => live.has(id) || retired.has(id),
+    groups: () => live.values(),
+    aliases: () => retired.entries(),
+  };
+}
