@@ -1,0 +1,44 @@
+/** JSON-lines logger; the log shipper forwards stdout to Splunk as-is. */
+export type Level = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+export type Fields = Record<string, string | number | boolean | undefined>;
+
+export interface Logger {
+  debug(message: string, fields?: Fields): void;
+  info(message: string, fields?: Fields): void;
+  warn(message: string, fields?: Fields): void;
+  error(message: string, fields?: Fields, err?: unknown): void;
+  child(fields: Fields): Logger;
+}
+
+const ORDER: Record<Level, number> = { DEBUG: 10, INFO: 20, WARN: 30, ERROR: 40 };
+
+export interface LoggerOptions {
+  service: string;
+  level?: Level;
+  write?: (line: string) => void;
+  now?: () => Date;
+}
+
+export function createLogger(options: LoggerOptions, base: Fields = {}): Logger {
+  const min = ORDER[options.level ?? 'INFO'];
+  const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const now = options.now ?? (() => new Date());
+
+  function emit(level: Level, message: string, fields: Fields = {}, err?: unknown): void {
+    if (ORDER[level] < min) return;
+    const record: Record<string, unknown> = { time: now().toISOString(), level, service: options.service, message, ...base, ...fields };
+    if (err instanceof Error) {
+      record.stack = err.stack;
+      record.errorCode ??= (err as { code?: string }).code ?? 'E_INTERNAL';
+    }
+    write(JSON.stringify(record));
+  }
+
+  return {
+    debug: (message, fields) => emit('DEBUG', message, fields),
+    info: (message, fields) => emit('INFO', message, fields),
+    warn: (message, fields) => emit('WARN', message, fields),
+    error: (message, fields, err) => emit('ERROR', message, fields, err),
+    child: (fields) => createLogger(options, { ...base, ...fields }),
+  };
+}
