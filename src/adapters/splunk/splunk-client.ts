@@ -1,0 +1,118 @@
+import type { IncomingMessage } from 'node:http';
+import { ErrorCode, MedicError } from '../../domain/errors.js';
+import { createAuthHeader } from './auth-header.js';
+import { readExportStream, type SplunkRow } from './export-stream.js';
+import { createTransport, toTransportError, type TransportRequest } from './http-transport.js';
+import { withRetry } from './retry.js';
+import { runSearchJob } from './search-job.js';
+import { parseMessages, readSmallBody, statusError } from './splunk-errors.js';
+import type { SplunkClientOptions } from './splunk-options.js';
+
+export interface SearchRequest {
+  search: string;
+  /** Event-time bounds: epoch seconds (fractions allowed) or relative specs like `-15m`. */
+  earliestTime?: string;
+  latestTime?: string;
+}
+
+export interface SplunkClient {
+  readonly where: string;
+  /** Runs a search to completion; a failure anywhere fails the whole search (never a partial result). */
+  search(request: SearchRequest): Promise<SplunkRow[]>;
+  serverInfo(): Promise<{ version: string; serverName?: string }>;
+  close(): void;
+}
+
+export function createSplunkClient(options: SplunkClientOptions): SplunkClient {
+  const base = new URL(options.url);
+  const where = `${base.protocol}//${base.host}`;
+  const transport = createTransport({
+    url: options.url,
+    tlsVerify: options.tlsVerify ?? true,
+    ca: options.ca,
+    connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+    readTimeoutMs: options.readTimeoutMs ?? 60_000,
+  });
+  const auth = createAuthHeader(options.auth, transport);
+  const policy = { retries: options.retries ?? 3, baseMs: options.retryBaseMs ?? 500 };
+  let api = options.api ?? 'auto';
+
+  /** Sends with credentials; one fresh login when a session key has expired; non-2xx becomes a coded error. */
+  async function send(request: TransportRequest): Promise<IncomingMessage> {
+    for (let attempt = 0; ; attempt++) {
+      const res = await transport.send({ ...request, headers: { authorization: await auth.get() } });
+      const status = res.statusCode ?? 0;
+      if (status >= 200 && status < 300) return res;
+      const body = await readSmallBody(res).catch(() => '');
+      if (status === 401 && attempt === 0 && (await auth.refresh())) continue;
+      throw statusError(status, parseMessages(body), options.auth);
+    }
+  }
+
+  async function json(method: TransportRequest['method'], path: string, query?: Record<string, string>, form?: Record<string, string>): Promise<unknown> {
+    const res = await send({ method, path, query, form });
+    const body = await readSmallBody(res, 256 * 1024 * 1024).catch((error: unknown) => {
+      throw toTransportError(error, where);
+    });
+    try {
+      return JSON.parse(body) as unknown;
+    } catch {
+      throw new MedicError(ErrorCode.UpstreamUnavailable, `Splunk sent a body that is not JSON for ${path}; the poll will retry.`, { transient: true });
+    }
+  }
+
+  function searchForm(request: SearchRequest): Record<string, string> {
+    const form: Record<string, string> = { search: request.search, output_mode: 'json' };
+    if (request.earliestTime) form.earliest_time = request.earliestTime;
+    if (request.latestTime) form.latest_time = request.latestTime;
+    // Splunk cancels a search nobody reads, so a crashed poll never holds a quota slot.
+    if ((options.autoCancelS ?? 120) > 0) form.auto_cancel = String(options.autoCancelS ?? 120);
+    return form;
+  }
+
+  async function exportSearch(request: SearchRequest): Promise<SplunkRow[]> {
+    const res = await send({ method: 'POST', path: '/services/search/v2/jobs/export', form: searchForm(request) });
+    const rows: SplunkRow[] = [];
+    try {
+      await readExportStream(res, (row) => rows.push(row));
+    } catch (error) {
+      res.destroy();
+      throw toTransportError(error, where);
+    }
+    return rows;
+  }
+
+  function jobSearch(request: SearchRequest): Promise<SplunkRow[]> {
+    const search = { form: searchForm(request), pageSize: options.pageSize ?? 10_000, deadlineMs: options.readTimeoutMs ?? 60_000 };
+    return runSearchJob({ json }, search, (ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  return {
+    where,
+    search(request) {
+      return withRetry(policy, async () => {
+        if (api === 'jobs') return jobSearch(request);
+        try {
+          return await exportSearch(request);
+        } catch (error) {
+          // Servers older than 9.0.1 have no v2 export; their v1 job endpoints still work.
+          if (api === 'auto' && error instanceof MedicError && error.code === ErrorCode.NotFound) {
+            api = 'jobs';
+            return jobSearch(request);
+          }
+          throw error;
+        }
+      });
+    },
+    async serverInfo() {
+      const info = (await withRetry(policy, () => json('GET', '/services/server/info', { output_mode: 'json' }))) as {
+        entry?: { content?: { version?: unknown; serverName?: unknown } }[];
+      };
+      const content = info.entry?.[0]?.content ?? {};
+      return { version: typeof content.version === 'string' ? content.version : 'unknown', serverName: typeof content.serverName === 'string' ? content.serverName : undefined };
+    },
+    close() {
+      transport.close();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import type { ErrorEvent, RawLogLine } from '../../domain/event.js';
+import { asMedicError, ErrorCode, MedicError } from '../../domain/errors.js';
+import type { LogSource, PollResult, WindowQuery } from '../../ports/log-source.js';
+import { normalizeRow, toLogLine, UNIDENTIFIED, type NormalizeOptions } from './normalize-row.js';
+import { parseIndexTime } from './parse-splunk-time.js';
+import { decodeCheckpoint, encodeCheckpoint, seenWithin } from './poll-checkpoint.js';
+import { createSplunkClient, type SplunkClient } from './splunk-client.js';
+import type { SplunkLogSourceOptions } from './splunk-options.js';
+import { assertFieldName, splitBaseSearch } from './spl.js';
+import { buildPollSearch, buildWindowSearch } from './search-builders.js';
+
+export type SplunkLogSource = LogSource & { close(): void };
+
+/** Reads the PEM named by SPLUNK_CA_FILE, failing at start with what to fix. */
+export function readCaFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new MedicError(ErrorCode.ConfigInvalid, `SPLUNK_CA_FILE ${path} cannot be read (${(error as { code?: string }).code ?? 'error'}); point it at a PEM file.`);
+  }
+}
+
+export function createSplunkLogSource(options: SplunkLogSourceOptions, client: SplunkClient = createSplunkClient(options.client)): SplunkLogSource {
+  const normalize: NormalizeOptions = {
+    correlationFields: options.correlationFields.map((f) => assertFieldName(f, 'MEDIC_CORRELATION_FIELDS')),
+    sessionFields: (options.sessionFields ?? ['sessionId', 'session_id']).map((f) => assertFieldName(f, 'SPLUNK_SESSION_FIELDS')),
+    serviceFields: (options.serviceFields ?? ['service', 'app', 'sourcetype', 'host', 'source']).map((f) => assertFieldName(f, 'SPLUNK_SERVICE_FIELDS')),
+    idField: options.idField === undefined ? undefined : assertFieldName(options.idField, 'SPLUNK_ID_FIELD'),
+  };
+  const pollBase = splitBaseSearch(options.search, 'SPLUNK_SEARCH');
+  const windowBase = splitBaseSearch(options.windowSearch, 'SPLUNK_WINDOW_SEARCH');
+  const overlapS = options.overlapS ?? 300;
+  const lookbackS = options.initialLookbackS ?? 900;
+  const maxAgeS = options.maxEventAgeS ?? 86_400;
+  const maxEvents = options.maxEventsPerPoll ?? 10_000;
+
+  return {
+    name: 'splunk',
+    async poll(checkpointText): Promise<PollResult> {
+      const checkpoint = decodeCheckpoint(checkpointText);
+      const rows = await client.search(buildPollSearch(pollBase, checkpoint.indexTime, { overlapS, lookbackS, maxAgeS, maxEvents }));
+      const before = new Set(checkpoint.seen);
+      const handed = new Set<string>();
+      const tracked: { id: string; indexTime: number | undefined }[] = [];
+      const events: ErrorEvent[] = [];
+      let indexTime = checkpoint.indexTime;
+      for (const row of rows) {
+        const result = normalizeRow(row, normalize);
+        const rowIndexTime = parseIndexTime(row._indextime);
+        if (rowIndexTime !== undefined) indexTime = Math.max(indexTime ?? 0, rowIndexTime);
+        if (handed.has(result.id)) continue;
+        if (result.ok || result.id !== UNIDENTIFIED) {
+          handed.add(result.id);
+          tracked.push({ id: result.id, indexTime: rowIndexTime });
+        }
+        if (before.has(result.id)) continue;
+        if (result.ok) events.push(result.value);
+        else options.onInvalid?.(result.id, result.reason);
+      }
+      const seen = seenWithin(tracked, indexTime, overlapS);
+      return { events, checkpoint: encodeCheckpoint({ v: 1, ...(indexTime === undefined ? {} : { indexTime }), seen }) };
+    },
+
+    async window(query: WindowQuery): Promise<RawLogLine[]> {
+      const rows = await client.search(buildWindowSearch(windowBase, query, normalize)).catch((error: unknown) => {
+        throw asMedicError(error);
+      });
+      return rows
+        .flatMap((row) => toLogLine(row, normalize) ?? [])
+        .sort((a, b) => a.time.localeCompare(b.time))
+        .slice(0, query.limit);
+    },
+
+    async check() {
+      const adapter = `splunk ${client.where} (${options.client.auth.kind} auth)`;
+      try {
+        const info = await client.serverInfo();
+        return { name: 'log source', adapter, ok: true, detail: `Splunk ${info.version}${info.serverName ? ` on ${info.serverName}` : ''}; authenticated` };
+      } catch (error) {
+        return { name: 'log source', adapter, ok: false, detail: asMedicError(error).message };
+      }
+    },
+
+    close() {
+      client.close();
+    },
+  };
+}
