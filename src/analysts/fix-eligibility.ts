@@ -1,0 +1,32 @@
+/**
+ * When an RCA earns a fix proposal, and when an RCA counts as "undetermined". Both are policy in
+ * code, never the model's call: a model that says "fix it" about an unknown cause is overruled.
+ */
+import type { RcaResult } from '../domain/analysis.js';
+import type { Severity } from '../domain/event.js';
+
+export interface FixPolicy {
+  minConfidence: number;
+  excludedSeverities: Severity[];
+}
+
+export const DEFAULT_FIX_POLICY: FixPolicy = { minConfidence: 0.5, excludedSeverities: ['info', 'debug'] };
+
+/** Below this the cause is treated as unknown whatever the text says. */
+export const UNDETERMINED_CONFIDENCE = 0.2;
+
+export function isUndetermined(rca: RcaResult): boolean {
+  return rca.confidence < UNDETERMINED_CONFIDENCE || /^\s*(undetermined|unknown|could not be determined)/i.test(rca.rootCause);
+}
+
+/** Undefined when eligible, otherwise the reason to show on the card. */
+export function fixIneligibility(rca: RcaResult, policy: FixPolicy = DEFAULT_FIX_POLICY): string | undefined {
+  if (isUndetermined(rca)) return 'No fix proposed: the root cause is undetermined; investigate first.';
+  if (rca.confidence < policy.minConfidence) {
+    return `No fix proposed: confidence ${Math.round(rca.confidence * 100)}% is below the ${Math.round(policy.minConfidence * 100)}% needed (MEDIC_FIX_MIN_CONFIDENCE).`;
+  }
+  if (policy.excludedSeverities.includes(rca.severity)) {
+    return `No fix proposed: severity ${rca.severity} is excluded from fixes (MEDIC_FIX_EXCLUDED_SEVERITIES).`;
+  }
+  return undefined;
+}
