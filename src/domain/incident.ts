@@ -71,7 +71,7 @@ export const PIPELINE_STEPS = [
   'fix-proposal',
   'card',
 ] as const;
-export const FIX_STEPS = ['commit', 'push', 'pull-request', 'thread-reply'] as const;
+export const FIX_STEPS = ['publish', 'pull-request', 'thread-reply'] as const;
 export type PipelineStep = (typeof PIPELINE_STEPS)[number];
 export type FixStep = (typeof FIX_STEPS)[number];
 export type StepName = PipelineStep | FixStep;
@@ -97,6 +97,8 @@ export const Incident = z.object({
   recentChanges: z.array(RecentChange).optional(),
   candidates: z.array(z.string()).optional(),
   rca: RcaResult.optional(),
+  /** The exact evidence text the analyst was shown, kept for audit. */
+  analysisContext: z.string().optional(),
   provenance: z.record(z.string(), AnalysisProvenance).default({}),
   recommendation: Recommendation.optional(),
   proposal: FixProposal.optional(),
@@ -106,6 +108,9 @@ export const Incident = z.object({
   decision: ApprovalDecision.optional(),
   fix: FixResult.optional(),
   error: z.string().optional(),
+  feedback: z
+    .array(z.object({ target: z.enum(['rca', 'fix']), vote: z.enum(['up', 'down']), userId: z.string(), at: z.string() }))
+    .default([]),
   tokens: z.record(z.string(), z.number().int().nonnegative()).default({}),
 });
 export type Incident = z.infer<typeof Incident>;
@@ -148,6 +153,7 @@ export function createIncident(input: {
     steps: {},
     round: 0,
     provenance: {},
+    feedback: [],
     tokens: {},
   };
 }

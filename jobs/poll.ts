@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import type { CheckpointStore } from '../src/adapters/redis/checkpoint-store.js';
+import type { Logger } from '../src/observability/logger.js';
+import type { LogSource } from '../src/ports/log-source.js';
+import type { JobDefinition } from '../src/queue/job-definition.js';
+import { ingestEvents, type IngestDeps } from '../src/use-cases/ingest-events.js';
+
+export interface PollDeps extends IngestDeps {
+  source: LogSource;
+  checkpoints: CheckpointStore;
+  redis: Redis;
+  prefix: string;
+  logger: Logger;
+  /** Processed-event ids older than this are forgotten (the overlap window is far shorter). */
+  dedupeRetentionMs: number;
+}
+
+const PollPayload = z.object({}).passthrough();
+const LOCK_MS = 120_000;
+
+/**
+ * One poll of the log source. The checkpoint advances only after the events are recorded in
+ * Redis; a failed poll leaves it where it was, and the next poll re-reads (dedupe drops repeats).
+ * A lock keeps two workers from polling at once when a slow poll overlaps the next tick.
+ */
+export function createPollJob(deps: PollDeps): JobDefinition<z.infer<typeof PollPayload>> {
+  return {
+    queue: 'poll',
+    schema: PollPayload,
+    attempts: 1,
+    backoffMs: 1_000,
+    concurrency: 1,
+    async perform() {
+      await pollOnce(deps);
+    },
+  };
+}
+
+export async function pollOnce(deps: PollDeps): Promise<{ polled: number; created: number; absorbed: number; duplicate: number } | undefined> {
+  const lockKey = `${deps.prefix}lock:poll:${deps.source.name}`;
+  const token = randomUUID();
+  if ((await deps.redis.set(lockKey, token, 'PX', LOCK_MS, 'NX')) !== 'OK') return undefined;
+  try {
+    const { events, checkpoint } = await deps.source.poll(await deps.checkpoints.get(deps.source.name));
+    const counts = await ingestEvents(events, deps);
+    await deps.checkpoints.set(deps.source.name, checkpoint);
+    await deps.store.pruneProcessed(deps.clock().getTime() - deps.dedupeRetentionMs);
+    if (events.length > 0) deps.logger.info({ source: deps.source.name, polled: events.length, ...counts }, 'polled');
+    return { polled: events.length, ...counts };
+  } finally {
+    // Release only our own lock (a slow poll may have lost it to the expiry).
+    await deps.redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, lockKey, token);
+  }
+}

@@ -1,0 +1,27 @@
+import type { PipelineDeps } from '../pipeline/pipeline-deps.js';
+import type { Analyst } from '../ports/analyst.js';
+import type { Authority } from '../ports/authority.js';
+import type { Chat } from '../ports/chat.js';
+import type { CodeRepository, FixPublisher, PullRequests } from '../ports/code.js';
+import type { LogSource } from '../ports/log-source.js';
+import type { Checkable } from '../ports/service-check.js';
+
+/** The adapters behind every port, chosen from config by `createAdapters` (or by a test). */
+export interface Adapters {
+  logs: LogSource;
+  chat: Chat;
+  analyst: Analyst;
+  repo: CodeRepository;
+  publisher: FixPublisher;
+  pullRequests: PullRequests;
+  authority: Authority;
+  findSimilarDocs: PipelineDeps['findSimilarDocs'];
+  findRecentChanges: PipelineDeps['findRecentChanges'];
+  searchCode: PipelineDeps['searchCode'];
+  validateFix: PipelineDeps['validateFix'];
+  /** Work to do once at worker start (seed the sample remote, ingest docs…). */
+  prepare?: () => Promise<void>;
+  /** Every configured service, for `doctor` and `/readyz`. */
+  checks: Checkable[];
+  close?: () => Promise<void>;
+}

@@ -1,0 +1,125 @@
+import type { Redis } from 'ioredis';
+import type { Worker } from 'bullmq';
+import { createPollJob, type PollDeps } from '../../jobs/poll.js';
+import { createAnalyzeJob } from '../../jobs/analyze.js';
+import { createApplyFixJob } from '../../jobs/apply-fix.js';
+import { createAuditLog } from '../adapters/redis/audit-log.js';
+import { createCheckpointStore } from '../adapters/redis/checkpoint-store.js';
+import { createIncidentStore, type IncidentStore } from '../adapters/redis/incident-store.js';
+import type { Config } from '../config/schema.js';
+import { IncidentState } from '../domain/incident.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { PipelineDeps } from '../pipeline/pipeline-deps.js';
+import type { FixDeps } from '../pipeline/run-fix.js';
+import type { AuditLog } from '../ports/audit.js';
+import type { ServiceCheck } from '../ports/service-check.js';
+import { createQueues, type Queues } from '../queue/queues.js';
+import { startWorker } from '../queue/start-worker.js';
+import { createIncidentCommands } from '../use-cases/create-incident-commands.js';
+import type { IncidentCommands } from '../use-cases/incident-commands.js';
+import { enqueuePending } from '../use-cases/ingest-events.js';
+import type { Adapters } from './adapters.js';
+
+export interface MedicParts {
+  config: Config;
+  redis: Redis;
+  adapters: Adapters;
+  logger: Logger;
+  metrics: Metrics;
+  clock?: () => Date;
+  /** Fault injection for crash drills: called after each persisted step. */
+  afterStep?: (step: string) => void;
+}
+
+export interface Medic {
+  store: IncidentStore;
+  audit: AuditLog;
+  queues: Queues;
+  commands: IncidentCommands;
+  pipeline: PipelineDeps;
+  fix: FixDeps;
+  poll: PollDeps;
+  checks(): Promise<ServiceCheck[]>;
+  refreshGauges(): Promise<void>;
+  /** Starts the workers and the poll scheduler (the worker role). */
+  startWorkers(options?: { poll?: boolean }): Promise<void>;
+  close(): Promise<void>;
+}
+
+const DEDUPE_RETENTION_MS = 7 * 86_400_000;
+
+/** Wires the state, queues, pipeline and use-cases around a set of adapters. */
+export function createMedic(parts: MedicParts): Medic {
+  const { config, redis, adapters, logger, metrics } = parts;
+  const prefix = config.MEDIC_REDIS_PREFIX;
+  const clock = parts.clock ?? (() => new Date());
+  const store = createIncidentStore(redis, prefix);
+  const audit = createAuditLog(redis, prefix);
+  const queues = createQueues(redis, prefix);
+  const workers: Worker[] = [];
+  const afterStep = parts.afterStep ? (step: string) => parts.afterStep?.(step) : undefined;
+
+  const pipeline: PipelineDeps = {
+    store, logs: adapters.logs, chat: adapters.chat, analyst: adapters.analyst,
+    findSimilarDocs: adapters.findSimilarDocs, findRecentChanges: adapters.findRecentChanges,
+    searchCode: adapters.searchCode, validateFix: adapters.validateFix,
+    settings: {
+      windowBeforeMs: config.MEDIC_WINDOW_BEFORE_MS, windowAfterMs: config.MEDIC_WINDOW_AFTER_MS, windowLimit: config.MEDIC_WINDOW_LIMIT,
+      similarDocs: config.MEDIC_SIMILAR_DOCS, recentChangesDays: config.MEDIC_RECENT_CHANGES_DAYS,
+    },
+    clock, logger, metrics, afterStep,
+  };
+  const fix: FixDeps = { store, chat: adapters.chat, publisher: adapters.publisher, pullRequests: adapters.pullRequests, clock, logger, metrics, afterStep };
+  const poll: PollDeps = {
+    store, source: adapters.logs, checkpoints: createCheckpointStore(redis, prefix), redis, prefix, logger, clock,
+    dedupeRetentionMs: DEDUPE_RETENTION_MS,
+    enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round),
+    onIngested: (status) => metrics.eventsIngested.inc({ status }),
+  };
+  const commands = createIncidentCommands({
+    store, audit, authority: adapters.authority, clock,
+    enqueueFix: (id, hash) => queues.enqueueFix(id, hash),
+    enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round),
+  });
+
+  return {
+    store, audit, queues, commands, pipeline, fix, poll,
+    async checks() {
+      const redisCheck: ServiceCheck = await redis.ping().then(
+        () => ({ name: 'redis', adapter: 'redis', ok: true, detail: 'answers PING' }),
+        (error: unknown) => ({ name: 'redis', adapter: 'redis', ok: false, detail: String(error) }),
+      );
+      const others = await Promise.all(adapters.checks.map((c) => c.check().catch((error: unknown) => ({ name: 'service', adapter: '?', ok: false, detail: String(error) }))));
+      return [redisCheck, ...others];
+    },
+    async refreshGauges() {
+      for (const [name, queue] of Object.entries({ poll: queues.poll, analyze: queues.analyze, fix: queues.fix })) {
+        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+        for (const [state, n] of Object.entries(counts)) metrics.queueDepth.set({ queue: name, state }, n);
+      }
+      const incidents = await store.list({ limit: 10_000 });
+      for (const state of IncidentState.options) metrics.incidentsByState.set({ state }, incidents.filter((i) => i.state === state).length);
+    },
+    async startWorkers(options = {}) {
+      await adapters.prepare?.();
+      const workerOptions = { connection: redis, redisPrefix: prefix, lockDurationMs: config.MEDIC_JOB_LOCK_MS, logger };
+      workers.push(startWorker(createAnalyzeJob(pipeline), workerOptions), startWorker(createApplyFixJob(fix), workerOptions));
+      // Recover work a crash left between two writes: incidents never enqueued, approvals never started.
+      await enqueuePending(poll);
+      for (const incident of await store.list({ states: ['approved'] })) {
+        if (incident.decision) await queues.enqueueFix(incident.id, incident.decision.proposalHash);
+      }
+      if (options.poll !== false) {
+        workers.push(startWorker(createPollJob(poll), workerOptions));
+        await queues.poll.upsertJobScheduler(`poll-${adapters.logs.name}`, { every: config.MEDIC_POLL_INTERVAL_MS }, { name: 'poll', data: {} });
+      }
+    },
+    async close() {
+      const timeout = new Promise<void>((resolve) => setTimeout(resolve, config.MEDIC_SHUTDOWN_TIMEOUT_MS).unref());
+      await Promise.race([Promise.all(workers.map((w) => w.close())), timeout]);
+      await queues.close();
+      await adapters.close?.();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { resolve } from 'node:path';
+import type { Config } from '../config/schema.js';
+
+/** Where the embedded defaults keep their files, all derived from MEDIC_DATA_DIR and MEDIC_SAMPLE_DIR. */
+export function medicPaths(config: Config) {
+  const data = resolve(config.MEDIC_DATA_DIR);
+  const sample = resolve(config.MEDIC_SAMPLE_DIR);
+  return {
+    data,
+    logs: resolve(config.MEDIC_LOG_DIR ?? `${sample}/logs`),
+    docs: resolve(config.MEDIC_DOCS_DIR ?? `${sample}/docs`),
+    sampleService: `${sample}/sample-service`,
+    sampleHistory: `${sample}/sample-service.history.json`,
+    sampleRemote: `${data}/remotes/sample-service.git`,
+    repoClone: `${data}/repo`,
+    worktrees: `${data}/worktrees`,
+    vectors: `${data}/vectors/docs.mdv`,
+  };
+}
+export type MedicPaths = ReturnType<typeof medicPaths>;

@@ -1,0 +1,47 @@
+import type { CliCommand } from '../command.js';
+import type { BootMedic } from '../boot-medic.js';
+
+/** `show <id> [--json]`: state, evidence, RCA, proposal (full diff) and the audit trail. */
+export function createShowCommand(boot: BootMedic): CliCommand {
+  return {
+    name: 'show',
+    usage: 'show <incident> [--json]',
+    summary: 'show one incident: evidence, RCA, proposal, audit trail',
+    async run(args, io) {
+      const id = args.find((a) => !a.startsWith('--'));
+      if (!id) {
+        io.stderr.write('Usage: npm run medic -- show <incident>\n');
+        return 2;
+      }
+      return boot(io, async ({ medic }) => {
+        const view = await medic.commands.status(id);
+        if (!view) {
+          io.stderr.write(`No incident ${id}. List them with \`npm run medic -- incidents\`.\n`);
+          return 1;
+        }
+        const trail = await medic.audit.list({ incidentId: id });
+        if (args.includes('--json')) {
+          io.stdout.write(JSON.stringify({ ...view, audit: trail }, null, 2) + '\n');
+          return 0;
+        }
+        const { incident, stats } = view;
+        const out: string[] = [
+          `${incident.id} · ${incident.state} · ${incident.service} · ${incident.severity}`,
+          `title: ${incident.title}`,
+          `events: ${stats?.count ?? 0} (first ${stats?.firstSeen ?? '-'}, last ${stats?.lastSeen ?? '-'})`,
+        ];
+        if (incident.logs) out.push('', `log window (${incident.logs.entries.length} lines${incident.logs.note ? `; ${incident.logs.note}` : ''}):`, ...incident.logs.entries.slice(0, 20).map((e) => `  ${e.id} ${e.time} ${e.level} [${e.service}] ${e.message.split('\n', 1)[0]?.slice(0, 160) ?? ''}`));
+        if (incident.similarDocs?.length) out.push('', 'similar docs:', ...incident.similarDocs.map((d) => `  ~${d.similarity.toFixed(2)} ${d.title} (${d.source})`));
+        if (incident.rca) out.push('', `root cause (${Math.round(incident.rca.confidence * 100)}%, ${incident.provenance.rca?.analyst ?? '?'}): ${incident.rca.rootCause}`, `evidence: ${incident.rca.evidenceIds.join(', ') || 'none'}`);
+        if (incident.recommendation) out.push(`recommendation (${incident.recommendation.kind}): ${incident.recommendation.summary}`);
+        if (incident.proposal) out.push('', `proposal ${incident.proposal.contentHash} for ${incident.proposal.file}:`, incident.proposal.diff);
+        if (incident.proposalNote) out.push(`no fix: ${incident.proposalNote}`);
+        if (incident.fix) out.push('', `fix: branch ${incident.fix.branch} commit ${incident.fix.commit} push ${incident.fix.pushStatus}${incident.fix.pullRequest ? ` PR ${incident.fix.pullRequest.url}` : ''}`);
+        if (incident.error) out.push(`error: ${incident.error}`);
+        out.push('', 'audit trail:', ...trail.map((a) => `  ${a.at} ${a.action} ${a.outcome} by ${a.actor.kind}:${a.actor.id}${a.reason ? ` — ${a.reason}` : ''}`));
+        io.stdout.write(out.join('\n') + '\n');
+        return 0;
+      });
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Registry } from 'prom-client';
+import type { ServiceCheck } from '../ports/service-check.js';
+
+export interface OpsRouteDeps {
+  registry: Registry;
+  /** Refreshes gauges (queue depth, incidents by state) just before a scrape. */
+  beforeScrape?: () => Promise<void>;
+  /** Redis and the queues: without them Medic cannot take work. */
+  ready: () => Promise<ServiceCheck[]>;
+}
+
+export type Route = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+
+function send(res: ServerResponse, status: number, contentType: string, body: string): void {
+  res.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-store' });
+  res.end(body);
+}
+
+/** `/healthz` (the process is up), `/readyz` (its dependencies answer) and `/metrics` (Prometheus). */
+export function createOpsRoutes(deps: OpsRouteDeps): Route {
+  return async (req, res) => {
+    const path = (req.url ?? '/').split('?', 1)[0];
+    if (req.method !== 'GET') return false;
+    if (path === '/healthz') {
+      send(res, 200, 'application/json', JSON.stringify({ ok: true }));
+      return true;
+    }
+    if (path === '/readyz') {
+      const checks = await deps.ready().catch((error: unknown) => [{ name: 'readiness', adapter: '-', ok: false, detail: String(error) }]);
+      const ok = checks.every((c) => c.ok);
+      send(res, ok ? 200 : 503, 'application/json', JSON.stringify({ ok, checks }));
+      return true;
+    }
+    if (path === '/metrics') {
+      await deps.beforeScrape?.().catch(() => undefined);
+      send(res, 200, deps.registry.contentType, await deps.registry.metrics());
+      return true;
+    }
+    return false;
+  };
+}

@@ -1,0 +1,29 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Medic's Prometheus metrics, on a registry of their own so tests can create several. */
+export interface Metrics {
+  registry: Registry;
+  stepDuration: Histogram<'step' | 'outcome'>;
+  stepFailures: Counter<'step'>;
+  eventsIngested: Counter<'status'>;
+  llmCalls: Counter<'step' | 'outcome'>;
+  llmTokens: Counter<'step' | 'kind'>;
+  queueDepth: Gauge<'queue' | 'state'>;
+  incidentsByState: Gauge<'state'>;
+}
+
+export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: 'medic_' });
+  const registers = [registry];
+  return {
+    registry,
+    stepDuration: new Histogram({ name: 'medic_step_duration_seconds', help: 'Duration of pipeline and fix steps', labelNames: ['step', 'outcome'], buckets: [0.01, 0.05, 0.1, 0.5, 1, 2, 5, 15, 60], registers }),
+    stepFailures: new Counter({ name: 'medic_step_failures_total', help: 'Failed pipeline and fix steps', labelNames: ['step'], registers }),
+    eventsIngested: new Counter({ name: 'medic_events_ingested_total', help: 'Polled error events by outcome (created, absorbed, duplicate)', labelNames: ['status'], registers }),
+    llmCalls: new Counter({ name: 'medic_llm_calls_total', help: 'LLM calls by step and outcome', labelNames: ['step', 'outcome'], registers }),
+    llmTokens: new Counter({ name: 'medic_llm_tokens_total', help: 'LLM tokens by step and kind (prompt, completion)', labelNames: ['step', 'kind'], registers }),
+    queueDepth: new Gauge({ name: 'medic_queue_jobs', help: 'Jobs per queue and state', labelNames: ['queue', 'state'], registers }),
+    incidentsByState: new Gauge({ name: 'medic_incidents', help: 'Incidents by state', labelNames: ['state'], registers }),
+  };
+}

@@ -1,0 +1,37 @@
+import type { RecentChange, SimilarDoc } from '../domain/analysis.js';
+import type { ErrorEvent } from '../domain/event.js';
+import type { FixProposal } from '../domain/fix.js';
+import type { Incident } from '../domain/incident.js';
+import type { IncidentStore } from '../adapters/redis/incident-store.js';
+import type { Analyst, CodeCandidate, DraftFix } from '../ports/analyst.js';
+import type { Chat } from '../ports/chat.js';
+import type { LogSource } from '../ports/log-source.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+
+export interface PipelineSettings {
+  windowBeforeMs: number;
+  windowAfterMs: number;
+  windowLimit: number;
+  similarDocs: number;
+  recentChangesDays: number;
+}
+
+/** Everything the steps reach, as ports and functions; main.ts decides what stands behind each. */
+export interface PipelineDeps {
+  store: IncidentStore;
+  logs: LogSource;
+  chat: Chat;
+  analyst: Analyst;
+  findSimilarDocs(input: { event: ErrorEvent; template: string; limit: number }): Promise<SimilarDoc[]>;
+  findRecentChanges(input: { event: ErrorEvent; candidates: string[]; sinceDays: number }): Promise<RecentChange[]>;
+  searchCode(input: { incident: Incident }): Promise<CodeCandidate[]>;
+  /** Code decides whether the model's draft becomes a proposal; a string is the refusal reason. */
+  validateFix(draft: DraftFix, candidates: CodeCandidate[]): FixProposal | string;
+  settings: PipelineSettings;
+  clock: () => Date;
+  logger: Logger;
+  metrics: Metrics;
+  /** Called after a step is persisted; the crash drill uses it. */
+  afterStep?: (step: string, incident: Incident) => void;
+}

@@ -1,0 +1,78 @@
+import { PIPELINE_ACTOR } from '../domain/audit.js';
+import { isStepDone, transition, type Incident } from '../domain/incident.js';
+import { presentIncidentCard } from '../presenters/incident-card.js';
+import type { PipelineDeps } from './pipeline-deps.js';
+import type { Step } from './step.js';
+import { cardStep } from './steps/card.js';
+import { fixProposalStep } from './steps/fix-proposal.js';
+import { intakeStep } from './steps/intake.js';
+import { logWindowStep } from './steps/log-window.js';
+import { rcaStep } from './steps/rca.js';
+import { recentChangesStep } from './steps/recent-changes.js';
+import { recommendStep } from './steps/recommend.js';
+import { similarDocsStep } from './steps/similar-docs.js';
+
+export const ANALYSIS_STEPS: readonly Step[] = [
+  intakeStep, logWindowStep, similarDocsStep, recentChangesStep, rcaStep, recommendStep, fixProposalStep, cardStep,
+];
+
+/**
+ * Runs the analysis from the last persisted step. Each step's output and its audit record are
+ * written together, guarded by the record's version, so a worker killed anywhere resumes after
+ * the last persisted step and a step is never recorded twice.
+ */
+export async function runAnalysis(incidentId: string, deps: PipelineDeps): Promise<Incident> {
+  const now = () => deps.clock().toISOString();
+  let incident = await deps.store.update(incidentId, (current) =>
+    current.state === 'new'
+      ? { incident: transition(current, 'analyzing', now()), audit: [{ at: now(), action: 'incident.analyze', outcome: 'done', actor: PIPELINE_ACTOR }] }
+      : undefined,
+  );
+  for (const step of ANALYSIS_STEPS) {
+    if (incident.state !== 'analyzing') break;
+    if (isStepDone(incident, step.name)) continue;
+    const started = performance.now();
+    let output;
+    try {
+      output = await step.run(incident, deps);
+    } catch (error) {
+      deps.metrics.stepFailures.inc({ step: step.name });
+      deps.metrics.stepDuration.observe({ step: step.name, outcome: 'failed' }, (performance.now() - started) / 1000);
+      throw error;
+    }
+    const at = now();
+    incident = await deps.store.update(incidentId, (current) => {
+      if (isStepDone(current, step.name) || current.state !== 'analyzing') return undefined;
+      return {
+        incident: { ...current, ...output.patch, steps: { ...current.steps, [step.name]: { at } }, updatedAt: at },
+        audit: [{ at, action: `step.${step.name}`, outcome: 'done', actor: PIPELINE_ACTOR, details: output.details }],
+      };
+    });
+    deps.metrics.stepDuration.observe({ step: step.name, outcome: 'done' }, (performance.now() - started) / 1000);
+    deps.afterStep?.(step.name, incident);
+    if (incident.state === 'analyzing') await showProgress(incident, deps);
+  }
+  return incident;
+}
+
+/** Progress on the card is a courtesy: a failed update never fails the analysis. */
+async function showProgress(incident: Incident, deps: PipelineDeps): Promise<void> {
+  if (!incident.card) return;
+  try {
+    const stats = await deps.store.stats(incident.id);
+    await deps.chat.updateCard(incident.card, presentIncidentCard({ incident, stats }));
+  } catch (error) {
+    deps.logger.warn({ incidentId: incident.id, err: error }, 'progress update failed');
+  }
+}
+
+/** Marks an analysis that cannot go on (a policy or validation failure) and says so on the card. */
+export async function failAnalysis(incidentId: string, reason: string, deps: PipelineDeps): Promise<void> {
+  const at = deps.clock().toISOString();
+  const incident = await deps.store.update(incidentId, (current) =>
+    current.state === 'analyzing'
+      ? { incident: { ...transition(current, 'reported', at), error: reason }, audit: [{ at, action: 'incident.analyze', outcome: 'failed', actor: PIPELINE_ACTOR, reason }] }
+      : undefined,
+  );
+  await showProgress(incident, deps);
+}

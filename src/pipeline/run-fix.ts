@@ -1,0 +1,136 @@
+import { PIPELINE_ACTOR } from '../domain/audit.js';
+import { ErrorCode, MedicError, isMedicError } from '../domain/errors.js';
+import { fixBranchName, type FixResult } from '../domain/fix.js';
+import { isStepDone, transition, type FixStep, type Incident } from '../domain/incident.js';
+import { redactSecrets } from '../domain/untrusted/redact.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { IncidentStore } from '../adapters/redis/incident-store.js';
+import { presentIncidentCard, presentFixReply } from '../presenters/incident-card.js';
+import type { Chat } from '../ports/chat.js';
+import type { FixPublisher, PullRequests } from '../ports/code.js';
+
+export interface FixDeps {
+  store: IncidentStore;
+  chat: Chat;
+  publisher: FixPublisher;
+  pullRequests: PullRequests;
+  clock: () => Date;
+  logger: Logger;
+  metrics: Metrics;
+  afterStep?: (step: string, incident: Incident) => void;
+}
+
+/**
+ * Applies exactly the approved proposal: one branch, one commit, one push, one PR, one thread
+ * reply. Each step is checkpointed like the analysis, and each side effect is idempotent by key,
+ * so a retried job never pushes twice or replies twice.
+ */
+export async function runFix(incidentId: string, proposalHash: string, deps: FixDeps): Promise<Incident> {
+  const now = () => deps.clock().toISOString();
+  let incident = await deps.store.update(incidentId, (current) => {
+    assertBinding(current, proposalHash);
+    if (current.state !== 'approved') return undefined;
+    return { incident: transition(current, 'fixing', now()), audit: [{ at: now(), action: 'fix.start', outcome: 'done', actor: PIPELINE_ACTOR, details: { proposalHash } }] };
+  });
+  if (incident.state !== 'fixing') return incident;
+  await updateCard(incident, deps);
+
+  const record = async (step: FixStep, patch: Partial<Incident>, details: Record<string, unknown>) => {
+    const at = now();
+    incident = await deps.store.update(incidentId, (current) =>
+      isStepDone(current, step) || current.state !== 'fixing'
+        ? undefined
+        : { incident: { ...current, ...patch, steps: { ...current.steps, [step]: { at } }, updatedAt: at }, audit: [{ at, action: `step.${step}`, outcome: 'done', actor: PIPELINE_ACTOR, details }] },
+    );
+    deps.afterStep?.(step, incident);
+  };
+
+  if (!isStepDone(incident, 'publish')) {
+    const proposal = incident.proposal!;
+    const branch = fixBranchName(incident.id, incident.decision!.at);
+    try {
+      const published = await deps.publisher.publish({ incidentId, branch, proposal, message: commitMessage(incident) });
+      const fix: FixResult = { branch: published.branch, commit: published.commit, pushStatus: published.pushStatus, pushError: published.pushError };
+      await record('publish', { fix }, { branch: fix.branch, commit: fix.commit, pushStatus: fix.pushStatus });
+    } catch (error) {
+      if (isMedicError(error) && !error.transient) return finishFailed(incident, error.message, deps);
+      throw error;
+    }
+  }
+  if (!isStepDone(incident, 'pull-request')) {
+    const fix = incident.fix!;
+    const pr = fix.pushStatus === 'pushed' ? await deps.pullRequests.open({ branch: fix.branch, title: pullRequestTitle(incident), body: pullRequestBody(incident) }) : undefined;
+    await record('pull-request', { fix: { ...fix, pullRequest: pr } }, { pullRequest: pr?.url ?? null });
+  }
+  if (!isStepDone(incident, 'thread-reply')) {
+    if (incident.card) await deps.chat.replyInThread(incident.card, `fix:${incident.id}:${proposalHash}`, presentFixReply(incident));
+    await record('thread-reply', {}, {});
+  }
+  const at = now();
+  incident = await deps.store.update(incidentId, (current) => {
+    if (current.state !== 'fixing') return undefined;
+    const ok = current.fix?.pushStatus === 'pushed';
+    return {
+      incident: { ...transition(current, ok ? 'fixed' : 'fix_failed', at), error: ok ? undefined : current.fix?.pushError },
+      audit: [{ at, action: 'fix.finish', outcome: ok ? 'done' : 'failed', actor: PIPELINE_ACTOR, reason: ok ? undefined : current.fix?.pushError }],
+    };
+  });
+  await updateCard(incident, deps);
+  return incident;
+}
+
+function assertBinding(incident: Incident, proposalHash: string): void {
+  const bound = incident.decision?.verdict === 'approved' && incident.decision.proposalHash === proposalHash && incident.proposal?.contentHash === proposalHash;
+  if (!bound) {
+    throw new MedicError(ErrorCode.StaleApproval, `The approval for incident ${incident.id} does not match its current proposal; re-run with \`/medic fix ${incident.id}\`.`);
+  }
+}
+
+/** Marks a fix that will not complete (retries exhausted) as failed, so the card says why. */
+export async function abandonFix(incidentId: string, reason: string, deps: FixDeps): Promise<Incident> {
+  return finishFailed(await deps.store.require(incidentId), reason, deps);
+}
+
+async function finishFailed(incident: Incident, reason: string, deps: FixDeps): Promise<Incident> {
+  const at = deps.clock().toISOString();
+  const failed = await deps.store.update(incident.id, (current) =>
+    current.state === 'fixing'
+      ? { incident: { ...transition(current, 'fix_failed', at), error: reason }, audit: [{ at, action: 'fix.finish', outcome: 'failed', actor: PIPELINE_ACTOR, reason }] }
+      : undefined,
+  );
+  await updateCard(failed, deps);
+  return failed;
+}
+
+async function updateCard(incident: Incident, deps: FixDeps): Promise<void> {
+  if (!incident.card) return;
+  try {
+    await deps.chat.updateCard(incident.card, presentIncidentCard({ incident, stats: await deps.store.stats(incident.id) }));
+  } catch (error) {
+    deps.logger.warn({ incidentId: incident.id, err: error }, 'card update failed');
+  }
+}
+
+function commitMessage(incident: Incident): string {
+  const subject = `fix(${incident.service}): ${incident.title}`.slice(0, 72);
+  const body = [`Medic incident ${incident.id}.`, incident.rca ? `Root cause: ${incident.rca.rootCause}` : '', `Approved by ${incident.decision?.actor.name ?? incident.decision?.actor.id ?? 'unknown'}.`];
+  return redactSecrets([subject, '', ...body.filter(Boolean)].join('\n'));
+}
+
+function pullRequestTitle(incident: Incident): string {
+  return redactSecrets(`Medic: fix ${incident.service} — ${incident.title}`.slice(0, 120));
+}
+
+function pullRequestBody(incident: Incident): string {
+  const rca = incident.rca;
+  return redactSecrets(
+    [
+      `Incident \`${incident.id}\` (${incident.service}, ${incident.severity}).`,
+      rca ? `**Root cause** (confidence ${Math.round(rca.confidence * 100)}%): ${rca.rootCause}` : '',
+      rca?.evidenceIds.length ? `**Evidence**: ${rca.evidenceIds.join(', ')}` : '',
+      incident.proposal ? `**Change**: ${incident.proposal.explanation}` : '',
+      `**Approved by**: ${incident.decision?.actor.name ?? incident.decision?.actor.id ?? 'unknown'}`,
+    ].filter(Boolean).join('\n\n'),
+  );
+}

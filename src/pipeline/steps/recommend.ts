@@ -1,0 +1,16 @@
+import { ErrorCode, MedicError } from '../../domain/errors.js';
+import type { Step } from '../step.js';
+
+/** A second call that sees only the RCA, so evidence text cannot steer the recommendation. */
+export const recommendStep: Step = {
+  name: 'recommend',
+  async run(incident, deps) {
+    if (!incident.rca) throw new MedicError(ErrorCode.Internal, `Incident ${incident.id} reached recommend without an RCA.`);
+    const { recommendation, provenance } = await deps.analyst.recommend(incident.rca);
+    deps.metrics.llmTokens.inc({ step: 'recommend', kind: 'total' }, provenance.tokens);
+    return {
+      patch: { recommendation, provenance: { ...incident.provenance, recommend: provenance }, tokens: { ...incident.tokens, recommend: provenance.tokens } },
+      details: { kind: recommendation.kind, analyst: provenance.analyst },
+    };
+  },
+};

@@ -1,0 +1,19 @@
+import type { z } from 'zod';
+
+export const QUEUE_NAMES = { poll: 'poll', analyze: 'analyze', fix: 'apply-fix' } as const;
+export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
+
+/**
+ * Every job looks alike: a queue, a payload schema, attempts and backoff, `perform` and
+ * `onFailed`. Validation and policy failures are unrecoverable; transient ones retry.
+ */
+export interface JobDefinition<T> {
+  queue: QueueName;
+  schema: z.ZodType<T>;
+  attempts: number;
+  backoffMs: number;
+  concurrency: number;
+  perform(data: T, job: { id: string; attemptsMade: number }): Promise<void>;
+  /** Called once, when the job has failed for good. */
+  onFailed?(data: T, error: Error): Promise<void>;
+}

@@ -1,0 +1,44 @@
+import { Queue, type ConnectionOptions } from 'bullmq';
+import { QUEUE_NAMES, type QueueName } from './job-definition.js';
+
+export interface Queues {
+  poll: Queue;
+  analyze: Queue;
+  fix: Queue;
+  enqueueAnalysis(incidentId: string, round: number): Promise<void>;
+  enqueueFix(incidentId: string, proposalHash: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** BullMQ keys live under Medic's own prefix, so one Redis serves several deployments or tests. */
+export function bullPrefix(redisPrefix: string): string {
+  return `${redisPrefix}bull`;
+}
+
+const KEEP = { removeOnComplete: { age: 7 * 86_400, count: 10_000 }, removeOnFail: { age: 30 * 86_400 } };
+
+export function createQueues(connection: ConnectionOptions, redisPrefix: string): Queues {
+  const make = (name: QueueName) => {
+    const queue = new Queue(name, { connection, prefix: bullPrefix(redisPrefix), defaultJobOptions: { ...KEEP, attempts: 5, backoff: { type: 'exponential', delay: 2_000 } } });
+    queue.on('error', () => undefined); // connection errors surface through the worker and /readyz
+    return queue;
+  };
+  const poll = make(QUEUE_NAMES.poll);
+  const analyze = make(QUEUE_NAMES.analyze);
+  const fix = make(QUEUE_NAMES.fix);
+  return {
+    poll,
+    analyze,
+    fix,
+    // jobId = incident id (a re-run adds the round): a second enqueue of the same work is a no-op.
+    async enqueueAnalysis(incidentId, round) {
+      await analyze.add('analyze', { incidentId }, { jobId: round === 0 ? incidentId : `${incidentId}-r${round}` });
+    },
+    async enqueueFix(incidentId, proposalHash) {
+      await fix.add('apply-fix', { incidentId, proposalHash }, { jobId: `${incidentId}-${proposalHash.slice(0, 16)}` });
+    },
+    async close() {
+      await Promise.all([poll.close(), analyze.close(), fix.close()]);
+    },
+  };
+}
