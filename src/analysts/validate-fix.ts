@@ -53,6 +53,10 @@ export function validateFix(
   const candidate = candidates.find((c) => c.file === file);
   if (!candidate) return { ok: false, reason: `Refused a fix for "${file.slice(0, 120)}": it is not one of the ${candidates.length} candidate file(s) found by code search.` };
   if (looksBinary(answer.newContent) || looksBinary(candidate.content)) return { ok: false, reason: `Refused a fix for ${file}: binary content cannot be reviewed in a card.` };
+  // The model saw the file redacted; writing a marker back would destroy a real value.
+  if (/\[REDACTED:[a-z-]+\]/.test(answer.newContent) && !candidate.content.includes('[REDACTED:')) {
+    return { ok: false, reason: `Refused a fix for ${file}: it would write a redaction marker over a value the model never saw; edit this file by hand.` };
+  }
   const after = matchLineEndings(candidate.content, answer.newContent);
   const bytes = Buffer.byteLength(after, 'utf8');
   if (bytes > limits.maxFileBytes) return { ok: false, reason: `Refused a fix for ${file}: ${bytes} bytes is over the ${limits.maxFileBytes}-byte cap (MEDIC_FIX_MAX_FILE_BYTES).` };
