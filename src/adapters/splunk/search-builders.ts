@@ -1,5 +1,6 @@
 import type { WindowQuery } from '../../ports/log-source.js';
 import type { NormalizeOptions } from './normalize-row.js';
+import type { SplunkCheckpoint } from './poll-checkpoint.js';
 import type { SearchRequest } from './splunk-client.js';
 import { anyOf, buildSearch, term } from './spl.js';
 
@@ -16,9 +17,16 @@ export interface PollBounds {
  * last poll. Event time is bounded only loosely (maxAge) so Splunk can skip old buckets. Sorting
  * on `_indextime` before `head` makes a capped poll resume exactly where it stopped.
  */
-export function buildPollSearch(base: { head: string; tail: string }, checkpoint: number | undefined, b: PollBounds): SearchRequest {
-  const indexEarliest = checkpoint === undefined ? `-${b.lookbackS}s` : String(Math.max(0, Math.floor(checkpoint - b.overlapS)));
-  const earliestTime = checkpoint === undefined ? `-${b.lookbackS + b.maxAgeS}s` : String(Math.max(0, Math.floor(checkpoint - b.overlapS - b.maxAgeS)));
+export function buildPollSearch(base: { head: string; tail: string }, checkpoint: SplunkCheckpoint, b: PollBounds): SearchRequest {
+  if (checkpoint.indexTime === undefined) {
+    return {
+      search: buildSearch(base, [`_index_earliest=-${b.lookbackS}s`], ['sort 0 _indextime', `head ${b.maxEvents}`]),
+      earliestTime: `-${b.lookbackS + b.maxAgeS}s`,
+    };
+  }
+  const from = Math.max(0, Math.floor(Math.max(checkpoint.indexTime - b.overlapS, checkpoint.floor ?? 0)));
+  const indexEarliest = String(from);
+  const earliestTime = String(Math.max(0, from - b.maxAgeS));
   return {
     search: buildSearch(base, [`_index_earliest=${indexEarliest}`], ['sort 0 _indextime', `head ${b.maxEvents}`]),
     earliestTime,

@@ -39,7 +39,9 @@ export function createSplunkLogSource(options: SplunkLogSourceOptions, client: S
     name: 'splunk',
     async poll(checkpointText): Promise<PollResult> {
       const checkpoint = decodeCheckpoint(checkpointText);
-      const rows = await client.search(buildPollSearch(pollBase, checkpoint.indexTime, { overlapS, lookbackS, maxAgeS, maxEvents }));
+      // Rows already handed over come back in the overlap; the cap counts only new ones.
+      const bounds = { overlapS, lookbackS, maxAgeS, maxEvents: maxEvents + checkpoint.seen.length };
+      const rows = await client.search(buildPollSearch(pollBase, checkpoint, bounds));
       const before = new Set(checkpoint.seen);
       const handed = new Set<string>();
       const tracked: { id: string; indexTime: number | undefined }[] = [];
@@ -58,8 +60,8 @@ export function createSplunkLogSource(options: SplunkLogSourceOptions, client: S
         if (result.ok) events.push(result.value);
         else options.onInvalid?.(result.id, result.reason);
       }
-      const seen = seenWithin(tracked, indexTime, overlapS);
-      return { events, checkpoint: encodeCheckpoint({ v: 1, ...(indexTime === undefined ? {} : { indexTime }), seen }) };
+      const { seen, floor } = seenWithin(tracked, indexTime, overlapS);
+      return { events, checkpoint: encodeCheckpoint({ v: 1, ...(indexTime === undefined ? {} : { indexTime }), seen, ...(floor === undefined ? {} : { floor }) }) };
     },
 
     async window(query: WindowQuery): Promise<RawLogLine[]> {
