@@ -1,0 +1,89 @@
+/**
+ * CodeRepository over Medic's own clone of the service repository (simple-git). Read-only from
+ * the service's point of view: sync fetches and resets the private clone, everything else reads.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { RecentChange } from '../../domain/analysis.js';
+import { asMedicError } from '../../domain/errors.js';
+import type { CodeRepository } from '../../ports/code.js';
+import { assertRepoRelativePath, readRepoFile } from '../../code-search/safe-read.js';
+import { assertCredentialFreeRemote, type GitCredentials } from './git-credentials.js';
+import { createGitRunner } from './git-runner.js';
+import { ensureClone, fetchBranches, remoteHeads, withCloneLock } from './medic-clone.js';
+
+export interface GitRepositoryOptions {
+  remoteUrl: string;
+  branch: string;
+  /** Medic's clone, under its data directory (e.g. `<MEDIC_DATA_DIR>/repo`). */
+  workDir: string;
+  credentials?: GitCredentials;
+  /** The clock for "changes in the last N days". */
+  now?: () => Date;
+}
+
+const FIELD = '\x1f';
+const RECORD = '\x1e';
+
+export function createGitRepository(options: GitRepositoryOptions): CodeRepository {
+  assertCredentialFreeRemote(options.remoteUrl);
+  const workDir = resolve(options.workDir);
+  const git = createGitRunner({ workDir, remoteUrl: options.remoteUrl, credentials: options.credentials });
+  const now = options.now ?? (() => new Date());
+  const originRef = `refs/remotes/origin/${options.branch}`;
+
+  async function sync(): Promise<void> {
+    await withCloneLock(workDir, async () => {
+      await ensureClone(git, workDir, options.remoteUrl);
+      await fetchBranches(git, [options.branch]);
+      await git.run(['checkout', '--quiet', '--force', '-B', options.branch, originRef]);
+      await git.run(['clean', '-ffdxq']);
+    });
+  }
+
+  async function ensureSynced(): Promise<void> {
+    if (!existsSync(join(workDir, '.git'))) await sync();
+  }
+
+  return {
+    sync,
+    async check() {
+      const adapter = `git ${options.remoteUrl} (${options.branch})`;
+      try {
+        await withCloneLock(workDir, () => ensureClone(git, workDir, options.remoteUrl));
+        const heads = await remoteHeads(git, [options.branch]);
+        const head = heads.get(options.branch);
+        return head
+          ? { name: 'code repository', adapter, ok: true, detail: `${options.branch} at ${head.slice(0, 10)}; clone in ${workDir}` }
+          : { name: 'code repository', adapter, ok: false, detail: `the remote has no branch ${options.branch}: check MEDIC_REPO_BRANCH` };
+      } catch (err) {
+        return { name: 'code repository', adapter, ok: false, detail: asMedicError(err).message };
+      }
+    },
+    async listFiles() {
+      await ensureSynced();
+      const out = await git.run(['ls-files', '-z', '--cached']);
+      return out.split('\0').filter(Boolean);
+    },
+    async readFile(path) {
+      await ensureSynced();
+      return readRepoFile(workDir, path);
+    },
+    async recentChanges(paths, sinceDays, limit): Promise<RecentChange[]> {
+      await ensureSynced();
+      for (const p of paths) assertRepoRelativePath(p);
+      const since = new Date(now().getTime() - sinceDays * 86_400_000).toISOString();
+      const out = await git.run([
+        'log', `--since=${since}`, `--max-count=${Math.max(1, Math.min(limit, 500))}`, '--name-only', '--no-renames',
+        `--format=${RECORD}%H${FIELD}%an${FIELD}%aI${FIELD}%s`, originRef, '--', ...paths.map((p) => `:(literal)${p}`),
+      ]);
+      return out.split(RECORD).filter((r) => r.trim()).map(parseLogRecord);
+    },
+  };
+}
+
+function parseLogRecord(record: string): RecentChange {
+  const [header = '', ...rest] = record.split('\n');
+  const [sha = '', author = '', date = '', subject = ''] = header.split(FIELD);
+  return { sha, author, date, subject, files: rest.map((l) => l.trim()).filter(Boolean) };
+}
