@@ -1,10 +1,13 @@
 import { WILDCARD } from './mask-message.js';
+import { kindsOf } from './token-kind.js';
 
 export interface Group {
   readonly id: string;
   /** Creation order; breaks ties so that a restored miner decides as the original would. */
   readonly seq: number;
   tokens: string[];
+  /** `kindsOf(tokens)`, kept in step by `retemplate`. */
+  kinds: Uint8Array;
   count: number;
 }
 
@@ -19,6 +22,8 @@ export interface GroupStore {
   touch(group: Group): void;
   /** The least recently used group, the one to evict. */
   oldest(): Group | undefined;
+  /** The least recently used group sharing this one's length and first token, and how many share it. */
+  oldestNeighbour(group: Group): { oldest: Group | undefined; size: number };
   byTemplate(key: string): Group | undefined;
   /** Groups that could take a message: same length, same first token or a wildcard there. */
   candidates(tokens: readonly string[]): Group[];
@@ -40,7 +45,7 @@ function bucketKey(length: number, first: string): string {
 }
 
 export function createGroupStore(maxAliases: number): GroupStore {
-  // Map order is recency order: touching re-inserts at the end, eviction takes the first.
+  // Map and Set order is recency order: touching re-inserts at the end, eviction takes the first.
   const live = new Map<string, Group>();
   const exact = new Map<string, Group>();
   const buckets = new Map<string, Set<Group>>();
@@ -72,8 +77,15 @@ export function createGroupStore(maxAliases: number): GroupStore {
     touch(group) {
       live.delete(group.id);
       live.set(group.id, group);
+      const bucket = buckets.get(bucketOf(group));
+      bucket?.delete(group);
+      bucket?.add(group);
     },
     oldest: () => live.values().next().value,
+    oldestNeighbour(group) {
+      const bucket = buckets.get(bucketOf(group));
+      return { oldest: bucket?.values().next().value, size: bucket?.size ?? 0 };
+    },
     byTemplate: (key) => exact.get(key),
     candidates(tokens) {
       const found = [...(buckets.get(bucketKey(tokens.length, tokens[0] ?? '')) ?? [])];
@@ -85,6 +97,7 @@ export function createGroupStore(maxAliases: number): GroupStore {
       const oldKey = templateKey(group.tokens);
       if (exact.get(oldKey) === group) exact.delete(oldKey);
       group.tokens = tokens;
+      group.kinds = kindsOf(tokens);
       const newKey = templateKey(tokens);
       const clash = exact.get(newKey);
       if (clash && clash !== group) return clash;

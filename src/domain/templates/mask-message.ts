@@ -40,6 +40,7 @@ const SPANS: { hint?: string; pattern: RegExp }[] = [
   },
   { hint: '/', pattern: /(?<![\w.])(?:\.{1,2}|~)?(?:\/[\w.$@+-]*){2,}/g }, // unix path
 ];
+// eslint-disable-next-line no-control-regex -- matching control bytes is the point: binary input
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f]+/g;
 
 // Inside a word: the value of `key=`, then every piece between separators that holds a digit or
@@ -47,6 +48,7 @@ const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f]+/g;
 const KEY_VALUE = /(?<=[A-Za-z_][\w.-]*=)[^,;&)\]}\s]+/g;
 const MASKED = /<\*>/g;
 const MARK = '\u0001';
+// eslint-disable-next-line no-control-regex -- \u0001 stands in for an already masked span
 const PIECE = /(?:[^=:,(){}[\]|"';<>\s.]|\.(?!\.))*[\d\u0001](?:[^=:,(){}[\]|"';<>\s.]|\.(?!\.))*/g;
 const JOINED_WILDCARDS = /<\*>(?:[-.:_/,+#~]+<\*>)+/g;
 

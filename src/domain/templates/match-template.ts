@@ -1,5 +1,11 @@
 import { WILDCARD } from './mask-message.js';
-import { isSymbolic, isValueLike } from './token-kind.js';
+import { TokenKind } from './token-kind.js';
+
+export interface Tokens {
+  tokens: readonly string[];
+  /** `kindsOf(tokens)`, computed once per message or template. */
+  kinds: Uint8Array;
+}
 
 export interface TemplateMatch {
   /** Template constants the message repeats. */
@@ -15,20 +21,25 @@ export interface TemplateMatch {
  * when a plain word, a layout symbol or the first token differs: that is another event, unless
  * enough siblings later show the position is a variable (see the miner's fold).
  */
-export function compareToTemplate(template: readonly string[], tokens: readonly string[]): TemplateMatch | undefined {
+export function compareToTemplate(template: Tokens, message: Tokens): TemplateMatch | undefined {
   let same = 0;
   let valueDiffs = 0;
   let constants = 0;
-  for (let i = 0; i < template.length; i += 1) {
-    const expected = template[i] as string;
+  for (let i = 0; i < template.tokens.length; i += 1) {
+    const expected = template.tokens[i];
     if (expected === WILDCARD) continue;
     constants += 1;
-    const actual = tokens[i] as string;
-    if (expected === actual) same += 1;
+    if (expected === message.tokens[i]) {
+      same += 1;
+      continue;
+    }
     // The first token names the event, as in Drain's prefix tree.
-    else if (i === 0 || isSymbolic(expected) || isSymbolic(actual)) return undefined;
-    else if (isValueLike(expected) || isValueLike(actual)) valueDiffs += 1;
-    else return undefined;
+    if (i === 0) return undefined;
+    const a = template.kinds[i];
+    const b = message.kinds[i];
+    if (a === TokenKind.Symbol || b === TokenKind.Symbol) return undefined;
+    if (a === TokenKind.Word && b === TokenKind.Word) return undefined;
+    valueDiffs += 1;
   }
   return { same, valueDiffs, constants };
 }

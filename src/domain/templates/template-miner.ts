@@ -1,10 +1,10 @@
 import { shortHash } from '../hash.js';
 import { createGroupStore, templateKey, type Group } from './group-store.js';
 import { maskMessage, WILDCARD } from './mask-message.js';
-import { compareToTemplate, generalize } from './match-template.js';
+import { compareToTemplate, generalize, type Tokens } from './match-template.js';
 import { defaultMinerOptions, type MinerOptions } from './miner-options.js';
 import type { MinerSnapshot } from './miner-snapshot.js';
-import { isSymbolic, isValueLike } from './token-kind.js';
+import { kindsOf, TokenKind } from './token-kind.js';
 
 export interface MinedTemplate {
   groupId: string;
@@ -32,11 +32,11 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
   const store = createGroupStore(config.maxAliases);
   let nextSeq = 0;
 
-  function findBest(tokens: string[]): Group | undefined {
+  function findBest(message: Tokens): Group | undefined {
     let best: Group | undefined;
     let bestScore = -1;
-    for (const group of store.candidates(tokens)) {
-      const m = compareToTemplate(group.tokens, tokens);
+    for (const group of store.candidates(message.tokens)) {
+      const m = compareToTemplate(group, message);
       if (!m) continue;
       if (m.valueDiffs > 0 && (m.same === 0 || m.same < config.minSimilarity * m.constants)) continue;
       // Exact fits first, then the most shared constants, then the oldest group.
@@ -49,11 +49,11 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
     return best;
   }
 
-  function createGroup(tokens: string[]): Group {
-    const first = templateKey(tokens);
+  function createGroup(message: { tokens: string[]; kinds: Uint8Array }): Group {
+    const first = templateKey(message.tokens);
     let id = shortHash(first);
     for (let salt = 1; store.isTaken(id); salt += 1) id = shortHash(`${first}\u0000${salt}`);
-    const group: Group = { id, seq: nextSeq, tokens, count: 0 };
+    const group: Group = { id, seq: nextSeq, tokens: message.tokens, kinds: message.kinds, count: 0 };
     nextSeq += 1;
     store.insert(group);
     return group;
@@ -79,11 +79,17 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
    */
   function foldSiblings(group: Group): Group {
     const tokens = group.tokens;
-    const bucket = store.candidates(tokens);
-    for (let p = 1; p < tokens.length; p += 1) {
-      const word = tokens[p] as string;
-      if (isValueLike(word) || isSymbolic(word)) continue;
-      const siblings = bucket.filter((other) => other !== group && differsOnlyAt(other.tokens, tokens, p));
+    const siblingsAt = new Map<number, Group[]>();
+    for (const other of store.candidates(tokens)) {
+      const p = other === group ? -1 : soleDifference(other.tokens, tokens);
+      if (p <= 0 || group.kinds[p] !== TokenKind.Word) continue;
+      const siblings = siblingsAt.get(p);
+      if (siblings) siblings.push(other);
+      else siblingsAt.set(p, [other]);
+    }
+    // Lowest position first, so the outcome does not depend on the order groups are stored in.
+    for (const p of [...siblingsAt.keys()].sort((a, b) => a - b)) {
+      const siblings = siblingsAt.get(p) as Group[];
       if (siblings.length + 1 < config.siblingsToGeneralize) continue;
       let survivor = group;
       for (const sibling of siblings) survivor = merge(survivor, sibling);
@@ -92,20 +98,32 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
     return group;
   }
 
+  function evictBeyondCaps(group: Group): void {
+    for (let n = store.oldestNeighbour(group); n.size > config.maxGroupsPerBucket; n = store.oldestNeighbour(group)) {
+      store.remove(n.oldest as Group);
+    }
+    while (store.size > config.maxGroups) store.remove(store.oldest() as Group);
+  }
+
   function add(message: string): MinedTemplate {
     const tokens = maskMessage(message, config);
-    let group = store.byTemplate(templateKey(tokens)) ?? findBest(tokens);
-    if (!group) group = foldSiblings(createGroup(tokens));
-    else if (group.tokens.some((t, i) => t !== tokens[i])) group = setTemplate(group, generalize(group.tokens, tokens));
+    let group = store.byTemplate(templateKey(tokens));
+    if (!group) {
+      const masked = { tokens, kinds: kindsOf(tokens) };
+      const best = findBest(masked);
+      group = best ? setTemplate(best, generalize(best.tokens, tokens)) : foldSiblings(createGroup(masked));
+    }
     group.count += 1;
     store.touch(group);
-    while (store.size > config.maxGroups) store.remove(store.oldest() as Group);
+    evictBeyondCaps(group);
     return { groupId: group.id, template: group.tokens.join(' ') };
   }
 
   if (snapshot) {
     nextSeq = snapshot.nextSeq;
-    for (const g of snapshot.groups) store.insert({ id: g.id, seq: g.seq, tokens: [...g.template], count: g.count });
+    for (const g of snapshot.groups) {
+      store.insert({ id: g.id, seq: g.seq, tokens: [...g.template], kinds: kindsOf(g.template), count: g.count });
+    }
     for (const [from, to] of snapshot.aliases) store.retire(from, to);
   }
 
@@ -125,11 +143,13 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
   };
 }
 
-function differsOnlyAt(a: readonly string[], b: readonly string[], position: number): boolean {
-  for (let i = 0; i < a.length; i += 1) {
-    if (i === position) {
-      if (a[i] === b[i] || a[i] === WILDCARD) return false;
-    } else if (a[i] !== b[i]) return false;
+/** The one position where `other` has a different constant, or -1 when there is none or more. */
+function soleDifference(other: readonly string[], tokens: readonly string[]): number {
+  let found = -1;
+  for (let i = 0; i < other.length; i += 1) {
+    if (other[i] === tokens[i]) continue;
+    if (found >= 0 || other[i] === WILDCARD) return -1;
+    found = i;
   }
-  return true;
+  return found;
 }

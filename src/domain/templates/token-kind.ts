@@ -1,21 +1,29 @@
 import { WILDCARD } from './mask-message.js';
 
-// Separators inside a word that mark an identifier, path, host, class name or quoted value
-// rather than a plain word; trailing punctuation ("failed.", "port:") does not count.
+export const TokenKind = { Word: 0, Value: 1, Symbol: 2, Wildcard: 3 } as const;
+export type TokenKind = (typeof TokenKind)[keyof typeof TokenKind];
+
+// Inside a token (ends trimmed), these mark an identifier, path, host, class name or quoted value
+// rather than a plain word: "a.b", "x/y", "snake_case", "'quoted'".
 const VALUE_MARK = /[/\\._@#~$'"`|]|<\*>/;
+const LEADING = /^[([{]+/;
+const TRAILING = /[)\]},;:.!?]+$/;
+const ALPHANUMERIC = /[A-Za-z0-9]/;
 
 /**
- * True when a token reads like a value (path, dotted name, quoted text, partly masked token),
- * so that two templates differing there may still be the same event.
+ * Word ("declined"), value (path, dotted name, quoted text, partly masked token), symbol (layout
+ * such as "****" or "--") or wildcard. Templates differing at a value may be one event; at a word
+ * only when siblings show it; at a symbol never.
  */
-export function isValueLike(token: string): boolean {
-  if (token === WILDCARD) return true;
-
-  const inner = token.replace(/^[([{]+|[)\]},;:.!?]+$/g, '');
-  return VALUE_MARK.test(inner);
+export function kindOf(token: string): TokenKind {
+  if (token === WILDCARD) return TokenKind.Wildcard;
+  if (!ALPHANUMERIC.test(token) && !token.includes(WILDCARD)) return TokenKind.Symbol;
+  const inner = token.replace(LEADING, '').replace(TRAILING, '');
+  return VALUE_MARK.test(inner) ? TokenKind.Value : TokenKind.Word;
 }
 
-/** "****", "--", "|": layout, never a value. */
-export function isSymbolic(token: string): boolean {
-  return !/[A-Za-z0-9]/.test(token) && !token.includes(WILDCARD);
+export function kindsOf(tokens: readonly string[]): Uint8Array {
+  const kinds = new Uint8Array(tokens.length);
+  for (let i = 0; i < tokens.length; i += 1) kinds[i] = kindOf(tokens[i] as string);
+  return kinds;
 }

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { defaultMaskLimits, maskMessage } from '../../src/domain/templates/mask-message.js';
+
+const masked = (message: string): string => maskMessage(message).join(' ');
+
+describe('maskMessage', () => {
+  it.each([
+    ['numbers and ids with digits', 'order 12345 for user u42 failed', 'order <*> for user <*> failed'],
+    ['negative numbers', 'offset -17 out of range', 'offset <*> out of range'],
+    ['uuids', 'job 7f1c2e34-8a9b-4c1d-9e2f-0123456789ab stuck', 'job <*> stuck'],
+    ['hex literals', 'segfault at 0xdeadbeef', 'segfault at <*>'],
+    ['ip addresses with ports', 'connect to 10.0.0.12:5432 refused', 'connect to <*> refused'],
+    ['urls', 'GET https://api.example.com/v1/orders?id=9 timed out', 'GET <*> timed out'],
+    ['emails', 'mail to alice@example.com bounced', 'mail to <*> bounced'],
+    ['unix paths', 'open /var/lib/app/data.db: permission denied', 'open <*>: permission denied'],
+    ['windows paths', 'loaded C:\\Windows\\System32\\x.sys', 'loaded <*>'],
+    ['iso timestamps', 'at 2024-03-01T12:00:01.123Z worker crashed', 'at <*> worker crashed'],
+    ['ctime timestamps', 'Fri Jul 1 12:34:56 PDT 2005 started', '<*> started'],
+    ['durations and sizes', 'wrote 12.5 MB in 3s', 'wrote <*> in <*>'],
+    ['key=value values', 'retry=3 backoff=250ms status=FAILED', 'retry=<*> backoff=<*> status=<*>'],
+    ['quoted key=value values', 'lock tag="View Lock" held', 'lock tag=<*> held'],
+    ['mac addresses', 'link 00:1a:2b:3c:4d:5e up', 'link <*> up'],
+  ])('masks %s', (_name, message, expected) => {
+    expect(masked(message)).toBe(expected);
+  });
+
+  it('keeps plain words, punctuation and layout', () => {
+    expect(masked('Payment declined: card expired (retry later) ****')).toBe('Payment declined: card expired (retry later) ****');
+  });
+
+  it('masks the digit-bearing piece of a word and keeps its structure', () => {
+    expect(masked('cancelNotification,index:7')).toBe('cancelNotification,index:<*>');
+    expect(masked('node-246 down')).toBe('<*> down');
+  });
+
+  it('collapses a list of values, whatever its length, into one wildcard', () => {
+    expect(masked('delete blk_1 blk_2 blk_3 done')).toBe(masked('delete blk_9 done'));
+    expect(masked('nodes node-1 <ok> node-2 <ok> node-3 <ok>')).toBe('nodes <*> <ok>');
+  });
+
+  it('treats control characters as spaces', () => {
+    expect(masked('disk\u0000full\u0007now')).toBe('disk full now');
+  });
+
+  it('caps message length, token count and token length', () => {
+    const limits = { maxMessageLength: 100, maxTokens: 5, maxTokenLength: 8 };
+    expect(maskMessage('word '.repeat(1000), limits)).toHaveLength(5);
+    expect(maskMessage('x'.repeat(1000), limits)).toEqual(['xxxxxxxx']);
+    expect(maskMessage(`${'a '.repeat(49)}tail`, limits).join(' ')).not.toContain('tail');
+    expect(defaultMaskLimits.maxTokens).toBeGreaterThan(0);
+  });
+
+  it('returns no tokens for an empty or blank message', () => {
+    expect(maskMessage('')).toEqual([]);
+    expect(maskMessage(' \t ')).toEqual([]);
+  });
+});
