@@ -130,7 +130,7 @@ export async function startLoopbackSplunk(options: LoopbackSplunkOptions = {}): 
     if (!fault || fault.kind === 'status') { res.end(); return; }
     if (fault.kind === 'fatal-in-stream') res.end(`${JSON.stringify({ preview: false, messages: [{ type: 'FATAL', text: 'Search auto-canceled' }] })}\n`);
     else if (fault.kind === 'reset') res.socket?.destroy();
-    else if (fault.kind === 'truncate') res.end('{"preview":false,"offset":');
+    else if (fault.kind === 'truncate') res.end(); // clean end, but no final lastrow
     else if (fault.kind === 'malformed') res.end('{"preview":false,"offset":9,"result":{"_raw":"x"\n');
     else if (fault.kind === 'bad-utf8') res.end(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x0a]));
     // 'stall': keep the socket open and silent; close() ends it.
