@@ -5,7 +5,7 @@ import type { StockService } from '../inventory/stock.js';
 import type { Order, OrderRepository, OrderStatus } from '../orders/order-repository.js';
 import type { PaymentClient } from '../payments/payment-client.js';
 import { ShopError } from '../shared/errors.js';
-import type { Logger } from '../shared/logger.js';
+import { addLogContext, type Logger } from '../shared/logger.js';
 
 export interface CheckoutRequest {
   customerId: string;
@@ -31,14 +31,16 @@ const STATUS_BY_AUTHORIZATION: Record<string, OrderStatus> = {
 };
 
 export async function placeOrder(request: CheckoutRequest, deps: CheckoutDeps): Promise<Order> {
+  const categories = [...new Set(request.lines.map((l) => l.category))].sort().join(',');
+  deps.log.info('checkout started', { items: request.lines.length, categories, discountCode: request.discountCode });
   const discount = request.discountCode ? findDiscount(request.discountCode) : undefined;
   if (request.discountCode && !discount) {
     throw new ShopError('DISCOUNT_UNKNOWN', `Discount code ${request.discountCode} is not valid`);
   }
   const totals = computeCartTotal(request.lines, discount);
   const orderNumber = deps.newOrderNumber();
-  const log = deps.log.child({ orderNumber });
-  log.info('cart priced', { items: request.lines.length, total: totals.total, discount: totals.discount, discountCode: discount?.code });
+  addLogContext({ orderNumber });
+  deps.log.info('cart priced', { items: request.lines.length, total: totals.total, discount: totals.discount, discountCode: discount?.code });
 
   await deps.stock.reserve(orderNumber, request.lines);
   try {
@@ -62,9 +64,10 @@ export async function placeOrder(request: CheckoutRequest, deps: CheckoutDeps): 
     await deps.orders.save(order);
     if (order.status === 'paid') await deps.stock.commit(orderNumber);
     else await deps.stock.release(orderNumber);
-    log.info('order placed', { status: order.status, txn_id: authorization.txnId });
+    deps.log.info('order placed', { status: order.status, txn_id: authorization.txnId });
     return order;
   } catch (err) {
+    deps.log.warn('checkout aborted, releasing stock', { reason: String(err) });
     await deps.stock.release(orderNumber);
     throw err;
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../shared/logger.js';
+import { addLogContext, type Logger } from '../shared/logger.js';
 import type { Cents } from '../shared/money.js';
 import { withRetry, type RetryPolicy } from './retry-policy.js';
 
@@ -64,6 +64,7 @@ export class PaymentClient {
   /** One transaction id per order attempt, reused across retries so the gateway can deduplicate. */
   async authorize(request: AuthorizeRequest): Promise<Authorization> {
     const txnId = `txn_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+    addLogContext({ txn_id: txnId });
     const log = this.options.log.child({ txn_id: txnId, orderNumber: request.orderNumber });
     log.info('authorizing payment', { amount: request.amount, currency: request.currency });
     const result = await withRetry(
