@@ -17,9 +17,13 @@ export interface SeedSampleRemoteOptions {
   now?: Date;
 }
 
-// Identity and signing settings per command, so the host's git config never changes the result;
-// commits also run with a minimal environment (HOME in the work dir, no EDITOR or hooks).
+// Identity and signing settings per command, and a minimal environment (no system config, HOME
+// in the work dir), so the host's git configuration never changes the commits or their hashes.
 const GIT_CONFIG = ['user.name=Medic', 'user.email=medic@localhost', 'commit.gpgsign=false', 'core.autocrlf=false'];
+
+function gitEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: home, LANG: 'C', GIT_CONFIG_NOSYSTEM: '1', ...extra };
+}
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
@@ -61,7 +65,7 @@ async function buildHistory(options: SeedSampleRemoteOptions, branch: string, no
   }
   const work = await mkdtemp(join(tmpdir(), 'medic-sample-'));
   try {
-    const git = simpleGit({ baseDir: work, config: GIT_CONFIG });
+    const git = simpleGit({ baseDir: work, config: GIT_CONFIG }).env(gitEnv(work));
     await git.raw(['init', '--quiet', `--initial-branch=${branch}`]);
     for (const commit of history.commits) {
       const files = [...commit.files].sort();
@@ -73,7 +77,7 @@ async function buildHistory(options: SeedSampleRemoteOptions, branch: string, no
       await git.raw(['add', '--', ...files]);
       const date = `@${Math.floor(commitDate(commit, now).getTime() / 1000)} +0000`;
       await git
-        .env({ PATH: process.env.PATH ?? '', HOME: work, LANG: 'C', GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date })
+        .env(gitEnv(work, { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date }))
         .raw(['commit', '--quiet', '--no-verify', '--allow-empty', `--author=${commit.author}`, '-m', commit.message]);
     }
     return work;
@@ -99,8 +103,8 @@ export async function seedSampleRemote(options: SeedSampleRemoteOptions): Promis
   const partial = `${remoteDir}.partial-${randomBytes(4).toString('hex')}`;
   try {
     await mkdir(dirname(remoteDir), { recursive: true });
-    await simpleGit({ config: GIT_CONFIG }).raw(['clone', '--quiet', '--bare', '--no-local', work, partial]);
-    await simpleGit({ baseDir: partial, config: GIT_CONFIG }).raw(['remote', 'remove', 'origin']);
+    await simpleGit({ config: GIT_CONFIG }).env(gitEnv(work)).raw(['clone', '--quiet', '--bare', '--no-local', work, partial]);
+    await simpleGit({ baseDir: partial, config: GIT_CONFIG }).env(gitEnv(work)).raw(['remote', 'remove', 'origin']);
     try {
       await rename(partial, remoteDir);
     } catch (err) {

@@ -8,7 +8,9 @@ import { isBareRepo, seedSampleRemote } from '../../src/sample/seed-sample-remot
 const sourceDir = join(import.meta.dirname, '../../data/sample-service');
 const historyFile = join(import.meta.dirname, '../../data/sample-service.history.json');
 const now = new Date('2026-11-30T09:00:00Z');
-const manifest = JSON.parse(await readFile(historyFile, 'utf8')) as { commits: { message: string; files: string[] }[] };
+const manifest = JSON.parse(await readFile(historyFile, 'utf8')) as {
+  commits: { message: string; files: string[]; edits?: Record<string, { find: string; replace: string }[]> }[];
+};
 const gitConfig = ['user.name=Medic', 'user.email=medic@localhost'];
 
 async function listTree(root: string): Promise<string[]> {
@@ -100,5 +102,17 @@ describe('seedSampleRemote', () => {
     const partialHistory = join(dir, 'partial-history.json');
     await writeFile(partialHistory, JSON.stringify({ commits: manifest.commits.slice(0, 2) }));
     await expect(seedSampleRemote({ sourceDir, historyFile: partialHistory, remoteDir: join(dir, 'never.git'), now })).rejects.toThrow(/never committed: .*src\/checkout\/cart\.ts/);
+  });
+
+  it('refuses an edit that no longer matches its file', async () => {
+    const stale = structuredClone(manifest);
+    const withEdits = stale.commits.find((c) => c.edits)!;
+    const [file, edits] = Object.entries(withEdits.edits!)[0]!;
+    edits[0]!.find = 'a line that is not in the file';
+    const staleHistory = join(dir, 'stale-history.json');
+    await writeFile(staleHistory, JSON.stringify(stale));
+    const target = join(dir, 'stale.git');
+    await expect(seedSampleRemote({ sourceDir, historyFile: staleHistory, remoteDir: target, now })).rejects.toThrow(`an edit of ${file} must match exactly once`);
+    expect(await isBareRepo(target)).toBe(false);
   });
 });
