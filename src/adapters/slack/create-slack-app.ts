@@ -1,0 +1,105 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, LogLevel, type Logger, type Middleware, type AnyMiddlewareArgs } from '@slack/bolt';
+import type { Authority } from '../../ports/authority.js';
+import type { IncidentCommands } from '../../use-cases/incident-commands.js';
+import { DeliveryLedger, deliveryKey } from './delivery-ledger.js';
+import { registerDecisionActions } from './listeners/decision-actions.js';
+import { registerFeedbackAction } from './listeners/feedback-action.js';
+import { registerMedicCommand } from './listeners/medic-command.js';
+import { registerRejectSubmission } from './listeners/reject-submission.js';
+import { toSlackError } from './slack-errors.js';
+import { slackClientOptions } from './web-client.js';
+
+export interface SlackAppOptions {
+  botToken: string;
+  signingSecret: string;
+  /** xapp-… selects Socket Mode; without it the HTTP receiver serves `/slack/events` on `port`. */
+  appToken?: string;
+  apiUrl: string;
+  port?: number;
+  /** Bind address for the HTTP receiver (default: all interfaces, as Slack must reach it). */
+  host?: string;
+  commands: IncidentCommands;
+  authority: Authority;
+  command?: string;
+  retries?: number;
+  logger?: Logger;
+  logLevel?: LogLevel;
+  /** Known bot ids skip Bolt's auth.test on start (tests, benchmarks). */
+  botId?: string;
+  botUserId?: string;
+  ledger?: DeliveryLedger;
+}
+
+export interface SlackAppHandle {
+  app: App;
+  /** Verifies the token (auth.test) and starts receiving; in HTTP mode returns the events URL. */
+  start(): Promise<{ eventsUrl?: string }>;
+  stop(): Promise<void>;
+}
+
+/** Drops retries and replays of deliveries this process already handled (acked, no effect). */
+function dropDuplicates(ledger: DeliveryLedger): Middleware<AnyMiddlewareArgs> {
+  return async (args) => {
+    const key = deliveryKey(args.body as unknown as Record<string, unknown>);
+    if (key !== undefined && !ledger.claim(key)) {
+      if ('ack' in args && typeof args.ack === 'function') await (args.ack as () => Promise<void>)();
+      args.logger.debug(`Dropped a duplicate Slack delivery ${key}`);
+      return;
+    }
+    await args.next();
+  };
+}
+
+/**
+ * Medic's Slack app: a thin transport. Signature verification, the 3-second ack deadline and
+ * retry headers are Bolt's HTTP receiver (or Socket Mode); each listener acks, calls one use-case
+ * and renders. Nothing slow runs before the ack.
+ */
+export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
+  const socketMode = options.appToken !== undefined && options.appToken !== '';
+  const app = new App({
+    token: options.botToken,
+    signingSecret: options.signingSecret,
+    ...(socketMode ? { socketMode: true, appToken: options.appToken } : { port: options.port ?? 3000 }),
+    clientOptions: slackClientOptions({ apiUrl: options.apiUrl, retries: options.retries ?? 3 }),
+    ...(options.botId && options.botUserId ? { botId: options.botId, botUserId: options.botUserId } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    logLevel: options.logLevel ?? LogLevel.WARN,
+    // auth.test runs in start(), so a bad token is a clear error instead of an unhandled rejection.
+    deferInitialization: true,
+  });
+  const deps = { commands: options.commands, authority: options.authority };
+  app.use(dropDuplicates(options.ledger ?? new DeliveryLedger()));
+  registerDecisionActions(app, deps);
+  registerRejectSubmission(app, deps);
+  registerFeedbackAction(app, deps);
+  registerMedicCommand(app, deps, options.command);
+  app.error(async (error) => {
+    app.logger.error(`Slack listener failed: ${error.code ?? ''} ${error.message}`);
+  });
+
+  return {
+    app,
+    async start() {
+      try {
+        await app.init();
+      } catch (error) {
+        throw toSlackError(error, 'auth.test');
+      }
+      if (socketMode) {
+        await app.start();
+        return {};
+      }
+      const port = options.port ?? 3000;
+      const server = (await app.start(options.host ? { port, host: options.host } as never : port)) as Server;
+      const address = server.address() as AddressInfo;
+      const host = address.family === 'IPv6' ? `[${address.address === '::' ? '::1' : address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
+      return { eventsUrl: `http://${host}:${address.port}/slack/events` };
+    },
+    async stop() {
+      await app.stop();
+    },
+  };
+}

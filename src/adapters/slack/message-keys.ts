@@ -1,0 +1,50 @@
+import type { SlackWebClient } from './web-client.js';
+import { callSlack } from './slack-errors.js';
+
+/** Message metadata Medic attaches to every post so a retried job can find it again. */
+export const MEDIC_EVENT_TYPE = 'medic_card';
+
+export function keyMetadata(key: string): { event_type: string; event_payload: { key: string } } {
+  return { event_type: MEDIC_EVENT_TYPE, event_payload: { key } };
+}
+
+interface KeyedMessage {
+  ts?: string;
+  metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
+}
+
+function keyOf(message: KeyedMessage): string | undefined {
+  const payload = message.metadata?.event_type === MEDIC_EVENT_TYPE ? message.metadata.event_payload : undefined;
+  return typeof payload?.key === 'string' ? payload.key : undefined;
+}
+
+export interface LookupOptions {
+  /** Search a thread's replies instead of the channel's history. */
+  threadTs?: string;
+  /** Pages of 200 messages to scan; a retried job comes back within minutes, not weeks. */
+  maxPages?: number;
+}
+
+/**
+ * Every message in the recent channel history (or thread) carrying `key`, oldest first. Reads
+ * with `include_all_metadata`, which Slack returns only to apps with the history scopes.
+ */
+export async function findMessagesByKey(client: SlackWebClient, channel: string, key: string, options: LookupOptions = {}): Promise<string[]> {
+  const found: string[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < (options.maxPages ?? 3); page++) {
+    const method = options.threadTs ? 'conversations.replies' : 'conversations.history';
+    const result = await callSlack(method, channel, () =>
+      options.threadTs
+        ? client.conversations.replies({ channel, ts: options.threadTs ?? '', include_all_metadata: true, limit: 200, ...(cursor ? { cursor } : {}) })
+        : client.conversations.history({ channel, include_all_metadata: true, limit: 200, ...(cursor ? { cursor } : {}) }),
+    );
+    for (const message of (result.messages ?? []) as KeyedMessage[]) {
+      if (message.ts && keyOf(message) === key) found.push(message.ts);
+    }
+    cursor = result.response_metadata?.next_cursor || undefined;
+    if (!cursor) break;
+  }
+  // Slack's ts strings compare numerically; oldest first makes "the first post wins" a sort.
+  return found.sort((a, b) => Number(a) - Number(b));
+}

@@ -1,0 +1,17 @@
+/** What `/medic <text>` asks for. Anything unrecognised is help (with what was not understood). */
+export type MedicCommand =
+  | { kind: 'fix' | 'status'; incidentId: string }
+  | { kind: 'list' }
+  | { kind: 'help'; unknown?: string };
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$/;
+
+export function parseMedicCommand(text: string): MedicCommand {
+  const [verb = '', ...rest] = text.trim().split(/\s+/).filter(Boolean);
+  const name = verb.toLowerCase();
+  const arg = rest.join(' ');
+  if ((name === 'fix' || name === 'status') && rest.length === 1 && ID.test(arg)) return { kind: name, incidentId: arg };
+  if (name === 'list' && rest.length === 0) return { kind: 'list' };
+  if ((name === 'help' || name === '') && rest.length === 0) return { kind: 'help' };
+  return { kind: 'help', unknown: text.trim().slice(0, 200) };
+}

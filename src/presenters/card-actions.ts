@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/** Action ids the Slack listeners route on; the presenter and the listeners share them. */
+export const ActionId = {
+  Approve: 'medic_approve',
+  Reject: 'medic_reject',
+  Feedback: 'medic_feedback',
+} as const;
+
+export const RejectModal = { callbackId: 'medic_reject_reason', blockId: 'reason', actionId: 'reason_input' } as const;
+
+/**
+ * What an Approve/Reject button carries: only which incident and which proposal. Who may approve
+ * is decided on the server from the verified user id, never from here.
+ */
+export const DecisionValue = z.object({ incidentId: z.string().min(1).max(200), proposalHash: z.string().min(1).max(128) });
+export type DecisionValue = z.infer<typeof DecisionValue>;
+
+export const FeedbackValue = z.object({
+  incidentId: z.string().min(1).max(200),
+  target: z.enum(['rca', 'fix']),
+  vote: z.enum(['up', 'down']),
+});
+export type FeedbackValue = z.infer<typeof FeedbackValue>;
+
+/** Parses a button value; undefined for anything that is not ours (a forged or stale payload). */
+export function parseValue<T>(schema: z.ZodType<T>, value: string | undefined): T | undefined {
+  if (value === undefined) return undefined;
+  try {
+    const parsed = schema.safeParse(JSON.parse(value));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function button(actionId: string, text: string, value: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { type: 'button', action_id: actionId, text: { type: 'plain_text', text, emoji: true }, value: JSON.stringify(value), ...extra };
+}
+
+export function presentDecisionButtons(value: DecisionValue, file: string): Record<string, unknown> {
+  const confirm = {
+    title: { type: 'plain_text', text: 'Approve this fix?' },
+    text: { type: 'mrkdwn', text: `Medic will push a branch changing \`${file.slice(0, 200)}\` and open a draft PR.`, verbatim: true },
+    confirm: { type: 'plain_text', text: 'Approve' },
+    deny: { type: 'plain_text', text: 'Cancel' },
+  };
+  return {
+    type: 'actions',
+    block_id: 'medic_decision',
+    elements: [
+      button(ActionId.Approve, 'Approve', value, { style: 'primary', confirm }),
+      button(ActionId.Reject, 'Reject', value, { style: 'danger' }),
+    ],
+  };
+}
+
+export function presentFeedbackButtons(incidentId: string, target: 'rca' | 'fix'): Record<string, unknown> {
+  const label = target === 'rca' ? 'root cause' : 'fix';
+  return {
+    type: 'actions',
+    block_id: `medic_feedback_${target}`,
+    elements: (['up', 'down'] as const).map((vote) =>
+      // Distinct action ids per button: Slack requires them unique within a block.
+      button(`${ActionId.Feedback}_${target}_${vote}`, `${vote === 'up' ? '👍' : '👎'} ${label}`, { incidentId, target, vote }),
+    ),
+  };
+}

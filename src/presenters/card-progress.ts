@@ -1,0 +1,79 @@
+import { FIX_STEPS, PIPELINE_STEPS, isStepDone, type Incident, type StepName } from '../domain/incident.js';
+import { escapeMrkdwn, untrusted } from './mrkdwn.js';
+
+// Partial on purpose: a step added to the domain shows under its own name until it gets a label.
+const LABELS: Partial<Record<string, string>> = {
+  intake: 'intake',
+  'log-window': 'logs',
+  'similar-docs': 'similar docs',
+  'recent-changes': 'recent changes',
+  rca: 'RCA',
+  recommend: 'recommendation',
+  'fix-proposal': 'fix proposal',
+  card: 'card',
+  publish: 'branch',
+  'pull-request': 'pull request',
+  'thread-reply': 'thread reply',
+};
+
+/**
+ * "✓ logs ✓ similar docs ⏳ RCA · recommendation": the card is posted early and updated in place
+ * after each persisted step, so the channel sees the analysis move.
+ */
+export function presentProgress(incident: Incident): string {
+  const running = incident.state === 'analyzing' || incident.state === 'new' || incident.state === 'fixing';
+  const steps: readonly StepName[] = incident.state === 'fixing' || incident.fix ? [...PIPELINE_STEPS, ...FIX_STEPS] : PIPELINE_STEPS;
+  let current = false;
+  const parts = steps
+    .filter((step) => step !== 'card' && step !== 'thread-reply')
+    .map((step) => {
+      if (isStepDone(incident, step)) return `✓ ${LABELS[step] ?? step}`;
+      if (running && !current) {
+        current = true;
+        return `⏳ ${LABELS[step] ?? step}`;
+      }
+      return running ? `· ${LABELS[step] ?? step}` : undefined;
+    })
+    .filter((part): part is string => part !== undefined);
+  return parts.join('  ');
+}
+
+/** A verified Slack user id renders as a mention; anything else (CLI operator) as escaped text. */
+export function presentActor(actor: { id: string; name?: string | undefined }): string {
+  if (/^[UW][A-Z0-9]{2,}$/.test(actor.id)) return `<@${actor.id}>`;
+  return escapeMrkdwn(actor.name ?? actor.id);
+}
+
+/** Only http(s) URLs without mrkdwn metacharacters become links; anything else shows as text. */
+export function presentLink(url: string, label: string): string {
+  return /^https?:\/\/[^\s<>|]+$/.test(url) ? `<${url}|${escapeMrkdwn(label)}>` : `${escapeMrkdwn(label)} (${untrusted(url, 200)})`;
+}
+
+export function presentOutcome(incident: Incident): string | undefined {
+  const decision = incident.decision;
+  const by = decision ? presentActor(decision.actor) : 'someone';
+  const fix = incident.fix;
+  const branch = fix ? `branch \`${untrusted(fix.branch, 200)}\`` : '';
+  const pr = fix?.pullRequest ? `, PR ${presentLink(fix.pullRequest.url, `#${fix.pullRequest.number}`)}` : '';
+  switch (incident.state) {
+    case 'new':
+    case 'analyzing':
+      return '⏳ *Analysing…*';
+    case 'awaiting_approval':
+      return '🟡 *Awaiting approval* — an approver can apply the proposed fix.';
+    case 'reported':
+      return `ℹ️ *Analysed — no fix proposed.*${incident.proposalNote ? ` ${untrusted(incident.proposalNote, 400)}` : ''}`;
+    case 'approved':
+      return `✅ *Approved by ${by}* — the fix is queued.`;
+    case 'fixing':
+      return `🔧 *Fixing* — approved by ${by}.${branch ? ` Working on ${branch}.` : ''}`;
+    case 'fixed':
+      return `✅ *Fixed* — approved by ${by}; ${branch}${pr}${fix?.checks ? ` · checks ${fix.checks}` : ''}.`;
+    case 'fix_failed':
+      return `❌ *Fix failed* — ${untrusted(incident.error ?? fix?.pushError ?? 'unknown reason', 500)}`;
+    case 'rejected':
+      return `🚫 *Rejected by ${by}*${decision?.reason ? `: ${untrusted(decision.reason, 500)}` : ''}`;
+    case 'closed':
+      return '☑️ *Closed*';
+  }
+}

@@ -1,0 +1,104 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { applyResponse } from './inbound.js';
+import { parseArgs, readBody, sendFile, sendJson } from './http-io.js';
+import { handlePageAction, pageState, type PageDeps } from './page-routes.js';
+import { SandboxState, type Fault } from './sandbox-state.js';
+import { SANDBOX_USERS, type SandboxUser } from './sandbox-users.js';
+import { callWebApi } from './web-api.js';
+
+export interface SlackSandboxOptions {
+  port: number;
+  host?: string;
+  signingSecret: string;
+  /** Medic's `/slack/events`; a function when Medic's port is only known after the sandbox starts. */
+  medicEventsUrl: string | (() => string);
+  botToken: string;
+  channelName?: string;
+  channelId?: string;
+  users?: readonly SandboxUser[];
+  command?: string;
+}
+
+export interface SlackSandbox {
+  /** The page. */
+  url: string;
+  /** The Web API base for SLACK_API_URL (ends in `/api/`). */
+  apiUrl: string;
+  channelId: string;
+  state: SandboxState;
+  /** Makes the next `times` calls to `method` fail (429 with Retry-After, 5xx, or a platform error). */
+  injectFault(fault: Omit<Fault, 'times'> & { times?: number }): void;
+  close(): Promise<void>;
+}
+
+const PAGE_FILES: Record<string, [string, string]> = {
+  '/': ['index.html', 'text/html'],
+  '/sandbox.js': ['sandbox.js', 'text/javascript'],
+  '/sandbox.css': ['sandbox.css', 'text/css'],
+};
+
+/**
+ * The local Slack sandbox, Medic's embedded default when no Slack token is set: a loopback Slack
+ * Web API for the real adapter, plus a page that renders the channel from the same Block Kit JSON
+ * and sends the same signed interactions Slack would. Loopback only unless `host` says otherwise.
+ */
+export async function createSlackSandbox(options: SlackSandboxOptions): Promise<SlackSandbox> {
+  const state = new SandboxState({ id: options.channelId ?? 'C0INCIDENTS', name: options.channelName ?? 'incidents' });
+  let baseUrl = '';
+  const deps: PageDeps = {
+    state,
+    baseUrl: () => baseUrl,
+    signingSecret: options.signingSecret,
+    medicEventsUrl: typeof options.medicEventsUrl === 'string' ? () => options.medicEventsUrl as string : options.medicEventsUrl,
+    users: options.users ?? SANDBOX_USERS,
+    command: options.command ?? '/medic',
+  };
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const api = /^\/api\/([a-zA-Z.]+)$/.exec(url.pathname);
+    if (req.method === 'POST' && api?.[1]) {
+      const args = parseArgs(await readBody(req), req.headers['content-type']);
+      const reply = callWebApi(state, options.botToken, api[1], req.headers.authorization, args);
+      return sendJson(res, reply.status, reply.body, reply.headers);
+    }
+    const respond = /^\/respond\/([\w-]+)$/.exec(url.pathname);
+    if (req.method === 'POST' && respond?.[1]) {
+      const body = parseArgs(await readBody(req), 'application/json');
+      return applyResponse(state, respond[1], body) ? sendJson(res, 200, { ok: true }) : sendJson(res, 404, { ok: false, error: 'used_url' });
+    }
+    if (req.method === 'GET' && url.pathname === '/sandbox/state') return sendJson(res, 200, pageState(deps, url.searchParams.get('user') ?? ''));
+    const action = /^\/sandbox\/(click|submit|close|command)$/.exec(url.pathname);
+    if (req.method === 'POST' && action?.[1]) return handlePageAction(deps, action[1], parseArgs(await readBody(req), 'application/json'), res);
+    const file = req.method === 'GET' ? PAGE_FILES[url.pathname] : undefined;
+    if (file) return sendFile(res, await readFile(new URL(`./page/${file[0]}`, import.meta.url), 'utf8'), file[1]);
+    sendJson(res, 404, { ok: false, error: 'not_found' });
+  }
+
+  const server = createServer((req, res) => {
+    route(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { ok: false, error: error instanceof Error ? error.message : 'internal_error' });
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  baseUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  return {
+    url: `${baseUrl}/`,
+    apiUrl: `${baseUrl}/api/`,
+    channelId: state.channel.id,
+    state,
+    injectFault: (fault) => state.faults.push({ ...fault, times: fault.times ?? 1 }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,222 @@
+// Medic's local Slack sandbox page: renders the channel from the Block Kit JSON the sandbox holds
+// and sends clicks, modal submissions and slash commands to the sandbox, which signs them and
+// forwards them to Medic exactly as Slack would. Every node is built with textContent: untrusted
+// text from a card can never become markup here.
+
+const $ = (selector) => document.querySelector(selector);
+const el = (tag, className, text) => {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+};
+const decode = (text) => String(text).replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+let users = [];
+let userId = localStorage.getItem('medic-sandbox-user') || '';
+let rendered = { version: -1, userId: '' };
+let shownView = '';
+
+/** Slack mrkdwn, the safe subset: code fences, `code`, *bold*, _italic_, <links|text>, <@mentions>. */
+function renderMrkdwn(text, parent) {
+  String(text).split(/```/).forEach((part, index) => {
+    if (index % 2 === 1) {
+      parent.append(el('pre', 'code', decode(part.replace(/^\n/, ''))));
+      return;
+    }
+    for (const token of part.split(/(<[^<>\n]+>|`[^`\n]+`|\*[^*\n]+\*|\b_[^_\n]+_\b)/)) {
+      if (!token) continue;
+      if (token.startsWith('<') && token.endsWith('>')) parent.append(renderAngle(token.slice(1, -1)));
+      else if (token.length > 2 && token.startsWith('`') && token.endsWith('`')) parent.append(el('code', '', decode(token.slice(1, -1))));
+      else if (token.length > 2 && token.startsWith('*') && token.endsWith('*')) parent.append(el('b', '', decode(token.slice(1, -1))));
+      else if (token.length > 2 && token.startsWith('_') && token.endsWith('_')) parent.append(el('i', '', decode(token.slice(1, -1))));
+      else parent.append(document.createTextNode(decode(token)));
+    }
+  });
+}
+
+function renderAngle(inner) {
+  const [target, label] = inner.split('|');
+  if (target.startsWith('@')) {
+    const user = users.find((u) => u.id === target.slice(1));
+    return el('span', 'mention', `@${user ? user.name : target.slice(1)}`);
+  }
+  if (target.startsWith('!')) return el('span', 'mention', `@${target.slice(1)}`);
+  if (/^https?:\/\//.test(target)) {
+    const a = el('a', '', decode(label || target));
+    a.href = target;
+    a.rel = 'noopener noreferrer';
+    a.target = '_blank';
+    return a;
+  }
+  return document.createTextNode(decode(`<${inner}>`));
+}
+
+function renderText(textObject, parent) {
+  if (!textObject) return;
+  if (textObject.type === 'mrkdwn') renderMrkdwn(textObject.text, parent);
+  else parent.append(document.createTextNode(textObject.text));
+}
+
+function renderBlocks(blocks, message) {
+  const box = el('div', 'blocks');
+  for (const block of blocks) {
+    const node = el('div', `block ${block.type}`);
+    if (block.type === 'header') renderText(block.text, node);
+    else if (block.type === 'section') {
+      renderText(block.text, node);
+      for (const field of block.fields || []) renderText(field, node);
+    } else if (block.type === 'context') for (const item of block.elements || []) renderText(item, node);
+    else if (block.type === 'divider') node.append(el('hr'));
+    else if (block.type === 'actions') {
+      for (const element of block.elements || []) {
+        if (element.type !== 'button') continue;
+        const button = el('button', element.style || '', element.text ? element.text.text : 'button');
+        button.type = 'button';
+        button.addEventListener('click', () => clickButton(message, block, element));
+        node.append(button);
+      }
+    } else node.append(el('pre', 'code', JSON.stringify(block, null, 2)));
+    box.append(node);
+  }
+  return box;
+}
+
+function renderMessage(message, className) {
+  const node = el('div', className);
+  node.dataset.ts = message.ts;
+  const who = message.fromBot ? 'Medic' : 'user';
+  node.append(el('div', 'meta', `${who} · ${new Date(Number(message.ts) * 1000).toLocaleTimeString()}${message.edited ? ' · edited' : ''}${message.ephemeral ? ' · Only visible to you' : ''}`));
+  if (message.blocks && message.blocks.length > 0) node.append(renderBlocks(message.blocks, message));
+  else renderMrkdwn(message.text, node.appendChild(el('div', 'block section')));
+  return node;
+}
+
+function render(state) {
+  $('#channel-name').textContent = state.channel.name;
+  $('#command-name').textContent = state.command;
+  const list = $('#messages');
+  list.replaceChildren();
+  const top = state.messages.filter((m) => !m.threadTs);
+  if (top.length === 0) list.append(el('p', 'empty', 'No messages yet. Medic posts incident cards here.'));
+  for (const message of top) {
+    const node = renderMessage(message, `message${message.ephemeral ? ' ephemeral' : ''}`);
+    const replies = state.messages.filter((m) => m.threadTs === message.ts);
+    if (replies.length > 0) {
+      const thread = el('div', 'thread');
+      thread.append(el('div', 'meta', `${replies.length} repl${replies.length === 1 ? 'y' : 'ies'}`));
+      for (const reply of replies) thread.append(renderMessage(reply, `reply${reply.ephemeral ? ' ephemeral' : ''}`));
+      node.append(thread);
+    }
+    list.append(node);
+  }
+  renderView(state.view);
+}
+
+function confirmWith(confirm) {
+  const dialog = $('#confirm-dialog');
+  dialog.querySelector('.title').textContent = confirm.title ? confirm.title.text : 'Are you sure?';
+  const text = dialog.querySelector('.text');
+  text.replaceChildren();
+  renderText(confirm.text, text);
+  const yes = dialog.querySelector('.confirm');
+  const no = dialog.querySelector('.deny');
+  yes.textContent = confirm.confirm ? confirm.confirm.text : 'Yes';
+  no.textContent = confirm.deny ? confirm.deny.text : 'Cancel';
+  return new Promise((resolve) => {
+    const done = (answer) => { dialog.close(); yes.onclick = null; no.onclick = null; resolve(answer); };
+    yes.onclick = () => done(true);
+    no.onclick = () => done(false);
+    dialog.showModal();
+  });
+}
+
+async function send(path, body) {
+  const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userId, ...body }) });
+  const result = await response.json().catch(() => ({}));
+  $('#status').textContent = `${path.replace('/sandbox/', '')} → Medic answered ${result.status ?? response.status}`;
+  void refresh();
+  return result;
+}
+
+async function clickButton(message, block, element) {
+  if (element.confirm && !(await confirmWith(element.confirm))) return;
+  await send('/sandbox/click', { messageTs: message.ts, blockId: block.block_id, actionId: element.action_id });
+}
+
+function renderView(open) {
+  const dialog = $('#view-dialog');
+  if (!open) {
+    if (dialog.open) dialog.close();
+    shownView = '';
+    return;
+  }
+  const key = `${open.id}:${JSON.stringify(open.errors)}`;
+  if (shownView === key) return;
+  shownView = key;
+  const { view } = open;
+  dialog.querySelector('.title').textContent = view.title ? view.title.text : '';
+  dialog.querySelector('.submit').textContent = view.submit ? view.submit.text : 'Submit';
+  dialog.querySelector('.close').textContent = view.close ? view.close.text : 'Cancel';
+  const blocks = dialog.querySelector('.blocks');
+  const previous = Object.fromEntries([...blocks.querySelectorAll('textarea,input')].map((i) => [i.name, i.value]));
+  blocks.replaceChildren();
+  for (const block of view.blocks || []) {
+    if (block.type !== 'input') { blocks.append(renderBlocks([block], {})); continue; }
+    const label = el('label', 'block', block.label ? block.label.text : '');
+    const input = el(block.element.multiline ? 'textarea' : 'input');
+    input.name = `${block.block_id}/${block.element.action_id}`;
+    input.value = previous[input.name] || '';
+    label.append(el('br'), input);
+    if (open.errors[block.block_id]) label.append(el('div', 'input-error', open.errors[block.block_id]));
+    blocks.append(label);
+  }
+  dialog.querySelector('.close').onclick = () => { void send('/sandbox/close', { viewId: open.id }); };
+  dialog.querySelector('#view-form').onsubmit = (event) => {
+    event.preventDefault();
+    const values = {};
+    for (const input of blocks.querySelectorAll('textarea,input')) {
+      const [blockId, actionId] = input.name.split('/');
+      values[blockId] = { ...(values[blockId] || {}), [actionId]: input.value };
+    }
+    void send('/sandbox/submit', { viewId: open.id, values });
+  };
+  if (!dialog.open) dialog.showModal();
+}
+
+async function refresh() {
+  const response = await fetch(`/sandbox/state?user=${encodeURIComponent(userId)}`);
+  const state = await response.json();
+  if (users.length === 0) {
+    users = state.users;
+    if (!users.some((u) => u.id === userId)) userId = users[0].id;
+    const select = $('#user');
+    for (const user of users) {
+      const option = el('option', '', user.label);
+      option.value = user.id;
+      select.append(option);
+    }
+    select.value = userId;
+    select.addEventListener('change', () => {
+      userId = select.value;
+      localStorage.setItem('medic-sandbox-user', userId);
+      void refresh();
+    });
+  }
+  if (state.version === rendered.version && rendered.userId === userId) return;
+  rendered = { version: state.version, userId };
+  render(state);
+}
+
+$('#command-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const input = $('#command-text');
+  void send('/sandbox/command', { text: input.value });
+  input.value = '';
+});
+
+async function poll() {
+  try { await refresh(); } catch { $('#status').textContent = 'The sandbox is not answering.'; }
+  setTimeout(poll, 700);
+}
+void poll();

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+
+export interface SandboxMessage {
+  ts: string;
+  channel: string;
+  /** The poster: the bot's user id, or a user's. */
+  user: string;
+  botId?: string;
+  text: string;
+  blocks: unknown[];
+  metadata?: { event_type: string; event_payload: Record<string, unknown> };
+  threadTs?: string;
+  /** Set for ephemeral messages: only this user sees them, and history never returns them. */
+  ephemeralFor?: string;
+  edited?: boolean;
+}
+
+export interface SandboxView {
+  id: string;
+  userId: string;
+  hash: string;
+  view: Record<string, unknown>;
+  errors?: Record<string, string>;
+}
+
+export interface Fault {
+  method: string;
+  /** HTTP status (429, 500…); when absent, a 200 `{ok:false,error}` platform error. */
+  status?: number;
+  error?: string;
+  retryAfterSeconds?: number;
+  times: number;
+}
+
+/**
+ * The sandbox's workspace: one channel's messages and threads, ephemerals, open modals, trigger
+ * ids and response_urls. A version counter lets the page re-render only when something changed.
+ */
+export class SandboxState {
+  readonly messages: SandboxMessage[] = [];
+  readonly views = new Map<string, SandboxView>();
+  readonly triggers = new Map<string, string>();
+  readonly responseUrls = new Map<string, { userId: string; channel: string; messageTs?: string }>();
+  readonly faults: Fault[] = [];
+  /** Every Web API call received, for tests: method and parsed arguments (never the token). */
+  readonly calls: { method: string; args: Record<string, unknown> }[] = [];
+  version = 0;
+  private lastTs = 0;
+
+  constructor(readonly channel: { id: string; name: string }) {}
+
+  /** Slack ts: seconds.micro, strictly increasing, so "oldest wins" comparisons are exact. */
+  nextTs(now = Date.now()): string {
+    const micros = Math.max(now * 1_000, this.lastTs + 1);
+    this.lastTs = micros;
+    return `${Math.floor(micros / 1_000_000)}.${String(micros % 1_000_000).padStart(6, '0')}`;
+  }
+
+  touch(): void {
+    this.version++;
+  }
+
+  add(message: Omit<SandboxMessage, 'ts'>): SandboxMessage {
+    const stored = { ...message, ts: this.nextTs() };
+    this.messages.push(stored);
+    this.touch();
+    return stored;
+  }
+
+  find(ts: string): SandboxMessage | undefined {
+    return this.messages.find((m) => m.ts === ts && !m.ephemeralFor);
+  }
+
+  newTrigger(userId: string): string {
+    const id = `${Date.now()}.${randomUUID().slice(0, 8)}`;
+    this.triggers.set(id, userId);
+    return id;
+  }
+
+  takeFault(method: string): Fault | undefined {
+    const fault = this.faults.find((f) => f.method === method && f.times > 0);
+    if (fault) fault.times--;
+    return fault;
+  }
+
+  resolveChannel(channel: unknown): string | undefined {
+    if (typeof channel !== 'string') return undefined;
+    const name = channel.replace(/^#/, '');
+    return channel === this.channel.id || name === this.channel.name ? this.channel.id : undefined;
+  }
+}
