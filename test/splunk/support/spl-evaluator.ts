@@ -140,8 +140,14 @@ function values(row: SplunkEventRow, field: string): string[] {
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }
 
+const globs = new Map<string, RegExp>();
 function glob(pattern: string): RegExp {
-  return new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'is');
+  const cached = globs.get(pattern);
+  if (cached) return cached;
+  if (globs.size > 10_000) globs.clear();
+  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'is');
+  globs.set(pattern, re);
+  return re;
 }
 
 /** `_time` as Splunk holds it internally; a row whose display form is odd still has an index time. */
