@@ -8,6 +8,8 @@ export interface Group {
   tokens: string[];
   /** `kindsOf(tokens)`, kept in step by `retemplate`. */
   kinds: Uint8Array;
+  /** `templateKey(tokens)`: the template as text, kept in step by `retemplate`. */
+  template: string;
   count: number;
 }
 
@@ -59,7 +61,7 @@ export function createGroupStore(maxAliases: number): GroupStore {
     },
     insert(group) {
       live.set(group.id, group);
-      exact.set(templateKey(group.tokens), group);
+      exact.set(group.template, group);
       const key = bucketOf(group);
       const bucket = buckets.get(key);
       if (bucket) bucket.add(group);
@@ -67,8 +69,7 @@ export function createGroupStore(maxAliases: number): GroupStore {
     },
     remove(group) {
       live.delete(group.id);
-      const key = templateKey(group.tokens);
-      if (exact.get(key) === group) exact.delete(key);
+      if (exact.get(group.template) === group) exact.delete(group.template);
       const bucketId = bucketOf(group);
       const bucket = buckets.get(bucketId);
       bucket?.delete(group);
@@ -94,14 +95,13 @@ export function createGroupStore(maxAliases: number): GroupStore {
     },
     retemplate(group, tokens) {
       // The first token never changes (it names the event), so the bucket stays the same.
-      const oldKey = templateKey(group.tokens);
-      if (exact.get(oldKey) === group) exact.delete(oldKey);
+      if (exact.get(group.template) === group) exact.delete(group.template);
       group.tokens = tokens;
       group.kinds = kindsOf(tokens);
-      const newKey = templateKey(tokens);
-      const clash = exact.get(newKey);
+      group.template = templateKey(tokens);
+      const clash = exact.get(group.template);
       if (clash && clash !== group) return clash;
-      exact.set(newKey, group);
+      exact.set(group.template, group);
       return undefined;
     },
     retire(id, survivor) {

@@ -9,7 +9,7 @@ export interface MaskLimits {
   maxTokenLength: number;
 }
 
-export const defaultMaskLimits: MaskLimits = { maxMessageLength: 4096, maxTokens: 128, maxTokenLength: 256 };
+export const defaultMaskLimits: MaskLimits = { maxMessageLength: 4096, maxTokens: 64, maxTokenLength: 256 };
 
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
 const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
@@ -45,7 +45,8 @@ const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f]+/g;
 
 // Inside a word: the value of `key=`, then every piece between separators that holds a digit or
 // an already masked span ("node-<*>", "blk_-42"). A run of dots is filler ("depth.....0").
-const KEY_VALUE = /(?<=[A-Za-z_][\w.-]*=)[^,;&)\]}\s]+/g;
+// Booleans stay: `force=true` and `force=false` are usually different code paths.
+const KEY_VALUE = /(?<=[A-Za-z_][\w.-]*=)(?!(?:true|false|null)(?:[,;&)\]}\s]|$))[^,;&)\]}\s]+/gi;
 const MASKED = /<\*>/g;
 const MARK = '\u0001';
 // eslint-disable-next-line no-control-regex -- \u0001 stands in for an already masked span

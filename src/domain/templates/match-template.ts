@@ -26,7 +26,7 @@ export function compareToTemplate(template: Tokens, message: Tokens): TemplateMa
   let valueDiffs = 0;
   let constants = 0;
   for (let i = 0; i < template.tokens.length; i += 1) {
-    const expected = template.tokens[i];
+    const expected = template.tokens[i] as string;
     if (expected === WILDCARD) continue;
     constants += 1;
     if (expected === message.tokens[i]) {
@@ -39,6 +39,7 @@ export function compareToTemplate(template: Tokens, message: Tokens): TemplateMa
     const b = message.kinds[i];
     if (a === TokenKind.Symbol || b === TokenKind.Symbol) return undefined;
     if (a === TokenKind.Word && b === TokenKind.Word) return undefined;
+    if (differentKeys(expected, message.tokens[i] as string)) return undefined;
     valueDiffs += 1;
   }
   return { same, valueDiffs, constants };
@@ -47,4 +48,22 @@ export function compareToTemplate(template: Tokens, message: Tokens): TemplateMa
 /** The template that covers both: every differing position becomes a wildcard. */
 export function generalize(template: readonly string[], tokens: readonly string[]): string[] {
   return template.map((token, i) => (token === tokens[i] ? token : WILDCARD));
+}
+
+// `num=<*>` and `topActivity=…` are different fields, not two values of one.
+function differentKeys(a: string, b: string): boolean {
+  const ka = a.indexOf('=');
+  const kb = b.indexOf('=');
+  return ka > 0 && kb > 0 && (ka !== kb || a.slice(0, ka) !== b.slice(0, kb));
+}
+
+/** The one position where a template has a different constant than the message; -1 for none or several. */
+export function soleDifference(template: readonly string[], tokens: readonly string[]): number {
+  let found = -1;
+  for (let i = 0; i < template.length; i += 1) {
+    if (template[i] === tokens[i]) continue;
+    if (found >= 0 || template[i] === WILDCARD) return -1;
+    found = i;
+  }
+  return found;
 }

@@ -1,7 +1,7 @@
 import { shortHash } from '../hash.js';
 import { createGroupStore, templateKey, type Group } from './group-store.js';
 import { maskMessage, WILDCARD } from './mask-message.js';
-import { compareToTemplate, generalize, type Tokens } from './match-template.js';
+import { compareToTemplate, generalize, soleDifference, type Tokens } from './match-template.js';
 import { defaultMinerOptions, type MinerOptions } from './miner-options.js';
 import type { MinerSnapshot } from './miner-snapshot.js';
 import { kindsOf, TokenKind } from './token-kind.js';
@@ -12,7 +12,7 @@ export interface MinedTemplate {
 }
 
 export interface TemplateMiner {
-  /** Files a message under a group; the id is the group's for good (see `lookup` for merges). */
+  /** Files a message under a group. The id never changes as the template generalizes. */
   add(message: string): MinedTemplate;
   /** Current id and template for any id `add` returned: a merged group resolves to its survivor. */
   lookup(groupId: string): MinedTemplate | undefined;
@@ -23,45 +23,47 @@ export interface TemplateMiner {
 /**
  * An online template miner in the Drain family. A message is masked (numbers, ids, paths… become
  * `<*>`), then joins the group whose template it fits best: same length and first token, plain
- * words equal, enough constants shared where value-like tokens differ. Plain words become a
+ * words equal, enough constants shared where value-like tokens differ. A plain word becomes a
  * variable only once several groups differ there and nowhere else (user names), so two failures
- * that share most words stay two groups. Deterministic; memory capped by `maxGroups`.
+ * that share most words stay two groups. Deterministic; memory capped by the options.
  */
 export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapshot?: MinerSnapshot): TemplateMiner {
   const config: MinerOptions = { ...defaultMinerOptions, ...options };
   const store = createGroupStore(config.maxAliases);
   let nextSeq = 0;
 
-  function findBest(message: Tokens): Group | undefined {
+  function findBest(message: Tokens): { group: Group; exact: boolean } | undefined {
     let best: Group | undefined;
     let bestScore = -1;
+    let bestExact = false;
     for (const group of store.candidates(message.tokens)) {
       const m = compareToTemplate(group, message);
       if (!m) continue;
-      if (m.valueDiffs > 0 && (m.same === 0 || m.same < config.minSimilarity * m.constants)) continue;
-      // Exact fits first, then the most shared constants, then the oldest group.
-      const score = (m.valueDiffs === 0 ? 1_000_000 : 0) + m.same * 1000 - m.valueDiffs;
+      const exact = m.valueDiffs === 0;
+      if (!exact && (m.same === 0 || m.same < config.minSimilarity * m.constants)) continue;
+      // Fits without change first, then the most shared constants, then the oldest group.
+      const score = (exact ? 1_000_000 : 0) + m.same * 1000 - m.valueDiffs;
       if (score > bestScore || (score === bestScore && best !== undefined && group.seq < best.seq)) {
         best = group;
         bestScore = score;
+        bestExact = exact;
       }
     }
-    return best;
+    return best && { group: best, exact: bestExact };
   }
 
-  function createGroup(message: { tokens: string[]; kinds: Uint8Array }): Group {
-    const first = templateKey(message.tokens);
-    let id = shortHash(first);
-    for (let salt = 1; store.isTaken(id); salt += 1) id = shortHash(`${first}\u0000${salt}`);
-    const group: Group = { id, seq: nextSeq, tokens: message.tokens, kinds: message.kinds, count: 0 };
+  function createGroup(tokens: string[], kinds: Uint8Array, template: string): Group {
+    let id = shortHash(template);
+    for (let salt = 1; store.isTaken(id); salt += 1) id = shortHash(`${template}\u0000${salt}`);
+    const group: Group = { id, seq: nextSeq, tokens, kinds, template, count: 0 };
     nextSeq += 1;
     store.insert(group);
     return group;
   }
 
-  /** Folds `other` into `group` (or the reverse, so the older id survives); returns the survivor. */
-  function merge(group: Group, other: Group): Group {
-    const [survivor, gone] = group.seq < other.seq ? [group, other] : [other, group];
+  /** Folds the younger group into the older one, whose id survives; returns the survivor. */
+  function merge(a: Group, b: Group): Group {
+    const [survivor, gone] = a.seq < b.seq ? [a, b] : [b, a];
     survivor.count += gone.count;
     store.remove(gone);
     store.retire(gone.id, survivor.id);
@@ -78,18 +80,18 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
    * a variable there (a user name); enough distinct words make it so and fold the siblings.
    */
   function foldSiblings(group: Group): Group {
-    const tokens = group.tokens;
     const siblingsAt = new Map<number, Group[]>();
-    for (const other of store.candidates(tokens)) {
-      const p = other === group ? -1 : soleDifference(other.tokens, tokens);
+    for (const other of store.candidates(group.tokens)) {
+      const p = other === group ? -1 : soleDifference(other.tokens, group.tokens);
+      // Never the first token: it names the event.
       if (p <= 0 || group.kinds[p] !== TokenKind.Word) continue;
       const siblings = siblingsAt.get(p);
       if (siblings) siblings.push(other);
       else siblingsAt.set(p, [other]);
     }
-    // Lowest position first, so the outcome does not depend on the order groups are stored in.
+    // Lowest position and oldest sibling first, so the outcome never depends on storage order.
     for (const p of [...siblingsAt.keys()].sort((a, b) => a - b)) {
-      const siblings = siblingsAt.get(p) as Group[];
+      const siblings = (siblingsAt.get(p) as Group[]).sort((a, b) => a.seq - b.seq);
       if (siblings.length + 1 < config.siblingsToGeneralize) continue;
       let survivor = group;
       for (const sibling of siblings) survivor = merge(survivor, sibling);
@@ -107,31 +109,36 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
 
   function add(message: string): MinedTemplate {
     const tokens = maskMessage(message, config);
-    let group = store.byTemplate(templateKey(tokens));
+    const key = templateKey(tokens);
+    let group = store.byTemplate(key);
     if (!group) {
-      const masked = { tokens, kinds: kindsOf(tokens) };
-      const best = findBest(masked);
-      group = best ? setTemplate(best, generalize(best.tokens, tokens)) : foldSiblings(createGroup(masked));
+      const kinds = kindsOf(tokens);
+      const best = findBest({ tokens, kinds });
+      if (!best) group = foldSiblings(createGroup(tokens, kinds, key));
+      else group = best.exact ? best.group : setTemplate(best.group, generalize(best.group.tokens, tokens));
     }
     group.count += 1;
     store.touch(group);
     evictBeyondCaps(group);
-    return { groupId: group.id, template: group.tokens.join(' ') };
+    return { groupId: group.id, template: group.template };
   }
 
   if (snapshot) {
-    nextSeq = snapshot.nextSeq;
     for (const g of snapshot.groups) {
-      store.insert({ id: g.id, seq: g.seq, tokens: [...g.template], kinds: kindsOf(g.template), count: g.count });
+      const tokens = [...g.template];
+      store.insert({ id: g.id, seq: g.seq, tokens, kinds: kindsOf(tokens), template: templateKey(tokens), count: g.count });
+      nextSeq = Math.max(nextSeq, g.seq + 1);
     }
+    nextSeq = Math.max(nextSeq, snapshot.nextSeq);
     for (const [from, to] of snapshot.aliases) store.retire(from, to);
+    while (store.size > config.maxGroups) store.remove(store.oldest() as Group);
   }
 
   return {
     add,
     lookup(groupId) {
       const group = store.resolve(groupId);
-      return group && { groupId: group.id, template: group.tokens.join(' ') };
+      return group && { groupId: group.id, template: group.template };
     },
     groupCount: () => store.size,
     snapshot: () => ({
@@ -141,15 +148,4 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
       aliases: [...store.aliases()],
     }),
   };
-}
-
-/** The one position where `other` has a different constant, or -1 when there is none or more. */
-function soleDifference(other: readonly string[], tokens: readonly string[]): number {
-  let found = -1;
-  for (let i = 0; i < other.length; i += 1) {
-    if (other[i] === tokens[i]) continue;
-    if (found >= 0 || other[i] === WILDCARD) return -1;
-    found = i;
-  }
-  return found;
 }
