@@ -6,9 +6,9 @@ export interface WeightedFeature {
   weight: number;
 }
 
-// Error codes ("CO-500", "ORA-00942", "ERR_PAYMENT_42") are identity, not variable parts: they are
-// read before masking, which would otherwise turn their digits into <*>.
-const ERROR_CODE = /\b[A-Z][A-Z0-9]*[-_][A-Z0-9_-]*\d[A-Z0-9]*\b/g;
+// Error codes ("CO-500", "ORA-00942", "DISCOUNT_INVALID") are identity, not variable parts: they are
+// read whole before masking, which would otherwise turn their digits into <*>.
+const ERROR_CODE = /\b[A-Z][A-Z0-9]*(?:[-_][A-Z0-9]+)+\b/g;
 
 // Glue words carry little of an error's identity; a fixed list keeps the weighting deterministic.
 const STOP_WORDS = new Set(
