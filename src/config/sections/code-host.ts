@@ -1,0 +1,57 @@
+/**
+ * Code host configuration: git credentials, GitHub (token or App) and code search. Merged into
+ * EnvSchema by the lead; nothing here reads process.env.
+ *
+ * - Nothing set: the embedded default (a local bare remote under the data dir, no PR).
+ * - MEDIC_REPO_REMOTE (https) + GIT_TOKEN or GITHUB_TOKEN: Medic's clone fetches and pushes with it.
+ * - GITHUB_REPOSITORY + GITHUB_TOKEN, or GITHUB_APP_ID + GITHUB_APP_PRIVATE_KEY(_FILE) +
+ *   GITHUB_APP_INSTALLATION_ID: draft PRs on GitHub (GITHUB_API_URL for GitHub Enterprise).
+ */
+import { z } from 'zod';
+import { intFrom, listFrom, optionalString, urlString } from '../env-helpers.js';
+
+const optionalMatching = (re: RegExp, hint: string) => z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(re, hint).optional());
+
+export const CodeHostEnv = {
+  /** Token for git over HTTPS (sent as basic x-access-token:TOKEN); defaults to GITHUB_TOKEN. */
+  GIT_TOKEN: optionalString,
+  GITHUB_TOKEN: optionalString,
+  /** The REST base: https://api.github.com, or https://<host>/api/v3 for GitHub Enterprise Server. */
+  GITHUB_API_URL: urlString,
+  GITHUB_REPOSITORY: optionalMatching(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'owner/name, e.g. acme/shop'),
+  GITHUB_APP_ID: optionalMatching(/^\d+$/, 'the numeric App ID'),
+  GITHUB_APP_PRIVATE_KEY: optionalString,
+  GITHUB_APP_PRIVATE_KEY_FILE: optionalString,
+  GITHUB_APP_INSTALLATION_ID: optionalMatching(/^\d+$/, 'the numeric installation id'),
+  /** Languages code search reads (typescript,javascript,python,java,kotlin,scala,go,csharp,ruby,php); empty = all. */
+  MEDIC_CODE_LANGUAGES: listFrom([]),
+  /** Globs of files code search may consider; `!glob` excludes. Empty = the whole repository. */
+  MEDIC_CODE_GLOBS: listFrom([]),
+  /** Content cap per candidate file handed to the analyst. */
+  MEDIC_CODE_MAX_BYTES: intFrom(64 * 1024, 1_024, 1024 * 1024),
+  /** Largest fix (changed lines) Medic will propose. */
+  MEDIC_FIX_MAX_LINES: intFrom(200, 1, 5_000),
+  MEDIC_GIT_AUTHOR_NAME: z.string().default('Medic'),
+  MEDIC_GIT_AUTHOR_EMAIL: z.string().default('medic@localhost'),
+};
+
+/** Cross-field rules, for a superRefine on the merged schema. */
+export function codeHostProblems(env: {
+  GITHUB_REPOSITORY?: string;
+  GITHUB_TOKEN?: string;
+  GITHUB_APP_ID?: string;
+  GITHUB_APP_PRIVATE_KEY?: string;
+  GITHUB_APP_PRIVATE_KEY_FILE?: string;
+  GITHUB_APP_INSTALLATION_ID?: string;
+  MEDIC_REPO_REMOTE?: string;
+}): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  const app = env.GITHUB_APP_ID !== undefined;
+  if (app && !env.GITHUB_APP_PRIVATE_KEY && !env.GITHUB_APP_PRIVATE_KEY_FILE) problems.push({ path: 'GITHUB_APP_PRIVATE_KEY', message: 'set GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE for the GitHub App' });
+  if (app && !env.GITHUB_APP_INSTALLATION_ID) problems.push({ path: 'GITHUB_APP_INSTALLATION_ID', message: 'set the installation id of the GitHub App on the repository' });
+  if (env.GITHUB_REPOSITORY && !app && !env.GITHUB_TOKEN) problems.push({ path: 'GITHUB_TOKEN', message: 'GITHUB_REPOSITORY needs GITHUB_TOKEN or a GitHub App to open pull requests' });
+  if ((app || env.GITHUB_TOKEN) && env.GITHUB_REPOSITORY === undefined) problems.push({ path: 'GITHUB_REPOSITORY', message: 'set GITHUB_REPOSITORY (owner/name) to open pull requests' });
+  if (env.GITHUB_REPOSITORY && !env.MEDIC_REPO_REMOTE) problems.push({ path: 'MEDIC_REPO_REMOTE', message: 'set MEDIC_REPO_REMOTE to the https clone URL of GITHUB_REPOSITORY' });
+  if (env.MEDIC_REPO_REMOTE && /:\/\/[^/@]+@/.test(env.MEDIC_REPO_REMOTE)) problems.push({ path: 'MEDIC_REPO_REMOTE', message: 'must not contain credentials; put the token in GIT_TOKEN' });
+  return problems;
+}
