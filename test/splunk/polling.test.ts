@@ -81,7 +81,8 @@ describe('Splunk polling never misses and never repeats', () => {
   });
 
   it('skips malformed rows with a reason and keeps polling; an odd _time falls back to the index time', async () => {
-    const { message: _drop, ...empty } = { ...buildErrorRow({ n: 4, indexTime: T0 - 2 }), _raw: '' };
+    const empty = { ...buildErrorRow({ n: 4, indexTime: T0 - 2 }), _raw: '' };
+    delete empty.message;
     fx.server.rows.push(
       buildErrorRow({ n: 1, indexTime: T0 - 5 }),
       { ...buildErrorRow({ n: 2, indexTime: T0 - 4 }), _time: 'yesterday-ish' },
