@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { GatewayConfig } from '../config/sections/gateway.js';
+import type { AuditLog } from '../ports/audit.js';
+import { createApprovalStore, createTargetLocks, type ApprovalStore } from './approval-store.js';
+import { createConfiguredAuthority, type UserGroupResolver } from './authority.js';
+import { createWebhookAutomation } from './automation-client.js';
+import { createBreakers, createReadCache } from './circuit-breaker.js';
+import { createToolGateway, type ToolGateway } from './gateway.js';
+import type { ActionPolicy } from './policy.js';
+import { createToolRegistry, type ToolRegistryDeps } from './registry.js';
+import { createStepUpChallenges } from './step-up.js';
+
+export interface GatewayStackOptions {
+  redis: Redis;
+  /** MEDIC_REDIS_PREFIX; the gateway's keys live under `<prefix>gw:`. */
+  prefix: string;
+  audit: AuditLog;
+  /** The real (ungated) ports the handlers call. */
+  ports: Omit<ToolRegistryDeps, 'actions' | 'automation'>;
+  /** From `loadPolicy(config.MEDIC_POLICY_FILE)`, awaited at start so a bad file stops the boot. */
+  actions: readonly ActionPolicy[];
+  config: GatewayConfig & { MEDIC_APPROVERS: string[] };
+  userGroups?: UserGroupResolver;
+  now?: () => number;
+}
+
+export interface GatewayStack {
+  gateway: ToolGateway;
+  /** For the approve use-case (`recordFixApproval`) and the Run button (`runApprovedAction`). */
+  approvals: ApprovalStore;
+}
+
+/** Everything the gateway needs, from config: the lead calls this once in src/main.ts. */
+export function createGatewayStack(options: GatewayStackOptions): GatewayStack {
+  const { redis, prefix, config } = options;
+  const now = options.now ?? Date.now;
+  const automation =
+    config.MEDIC_AUTOMATION_SECRET && options.actions.length > 0
+      ? createWebhookAutomation({ baseUrl: config.MEDIC_AUTOMATION_URL, secret: config.MEDIC_AUTOMATION_SECRET, now })
+      : undefined;
+  const approvals = createApprovalStore(redis, prefix, { ttlMs: config.MEDIC_APPROVAL_TTL_MS, now });
+  const gateway = createToolGateway({
+    registry: createToolRegistry({ ...options.ports, actions: options.actions, automation }),
+    authority: createConfiguredAuthority({
+      approvers: config.MEDIC_APPROVERS,
+      elevatedApprovers: config.MEDIC_ELEVATED_APPROVERS,
+      userGroups: options.userGroups,
+      groupCacheMs: config.MEDIC_GROUP_CACHE_MS,
+      now,
+    }),
+    audit: options.audit,
+    approvals,
+    locks: createTargetLocks(redis, prefix, { ttlMs: config.MEDIC_GATEWAY_LOCK_MS }),
+    // A per-process key is enough while one Slack app both issues and redeems; set the variable when there are more.
+    challenges: createStepUpChallenges(redis, prefix, { secret: config.MEDIC_STEP_UP_SECRET ?? randomBytes(32).toString('hex'), ttlMs: config.MEDIC_STEP_UP_TTL_MS, now }),
+    breakers: createBreakers({ failureThreshold: config.MEDIC_BREAKER_FAILURES, cooldownMs: config.MEDIC_BREAKER_COOLDOWN_MS, now }),
+    cache: createReadCache({ ttlMs: config.MEDIC_GATEWAY_READ_CACHE_MS, now }),
+    readTimeoutMs: config.MEDIC_GATEWAY_READ_TIMEOUT_MS,
+    writeTimeoutMs: config.MEDIC_GATEWAY_WRITE_TIMEOUT_MS,
+    now,
+  });
+  return { gateway, approvals };
+}

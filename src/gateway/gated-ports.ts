@@ -1,0 +1,85 @@
+import { ErrorCode, MedicError } from '../domain/errors.js';
+import type { RawLogLine } from '../domain/event.js';
+import type { CardRef } from '../domain/incident.js';
+import type { CodeCandidate } from '../ports/analyst.js';
+import type { Chat } from '../ports/chat.js';
+import type { CodeRepository, FixPublisher, PublishResult, PullRequests } from '../ports/code.js';
+import type { LogSource, PollResult } from '../ports/log-source.js';
+import type { VectorHit } from '../ports/retrieval.js';
+import type { InvocationContext } from './effect.js';
+import type { InvokeResult, ToolGateway } from './gateway.js';
+import type { CodeSearchArgs, DocsSearchArgs } from './read-tools.js';
+
+export interface PlainPorts {
+  logs?: LogSource;
+  chat?: Chat;
+  repo?: CodeRepository;
+  publisher?: FixPublisher;
+  pullRequests?: PullRequests;
+}
+
+export interface GatedPorts {
+  logs?: LogSource;
+  chat?: Chat;
+  repo?: CodeRepository;
+  publisher?: FixPublisher;
+  pullRequests?: PullRequests;
+  searchDocs(args: DocsSearchArgs): Promise<VectorHit[]>;
+  searchCode(args: CodeSearchArgs): Promise<CodeCandidate[]>;
+}
+
+/** A call that did not execute becomes a coded error, so callers written against plain ports fail loudly. */
+export function unwrapResult(tool: string, result: InvokeResult): unknown {
+  switch (result.status) {
+    case 'executed':
+      return result.value;
+    case 'failed':
+      throw result.error;
+    case 'proposed':
+      throw new MedicError(ErrorCode.ToolDenied, `${tool} was not run: ${result.reason}.`);
+    case 'denied':
+      throw new MedicError(result.code, `${tool} was refused: ${result.reason}.`, { transient: result.code === ErrorCode.UpstreamUnavailable || result.code === ErrorCode.Conflict });
+  }
+}
+
+/**
+ * The same port interfaces, but every method is a gateway call: the pipeline and the jobs, written
+ * against plain ports, go through the registry, the gate and the audit by wiring alone. `check()`
+ * and `name` pass straight through: a health probe is not an action on anyone's system.
+ */
+export function createGatedPorts(gateway: ToolGateway, ports: PlainPorts, context: InvocationContext): GatedPorts {
+  const call = async <T>(tool: string, args: unknown): Promise<T> => unwrapResult(tool, await gateway.invoke({ tool, args }, context)) as T;
+  const { logs, chat, repo, publisher, pullRequests } = ports;
+  return {
+    logs: logs && {
+      name: logs.name,
+      check: () => logs.check(),
+      poll: (checkpoint) => call<PollResult>('logs.poll', checkpoint === undefined ? {} : { checkpoint }),
+      window: (query) => call<RawLogLine[]>('logs.window', query),
+    },
+    chat: chat && {
+      check: () => chat.check(),
+      postCard: (key, message) => call<CardRef>('slack.post-card', { key, message }),
+      updateCard: (ref, message) => call<undefined>('slack.update-card', { ref, message }),
+      replyInThread: (ref, key, message) => call<undefined>('slack.reply', { ref, key, message }),
+      postEphemeral: (channel, userId, text) => call<undefined>('slack.ephemeral', { channel, userId, text }),
+    },
+    repo: repo && {
+      check: () => repo.check(),
+      sync: () => call<undefined>('git.sync', {}),
+      listFiles: () => call<string[]>('code.list-files', {}),
+      readFile: (path) => call<string | undefined>('code.read-file', { path }),
+      recentChanges: (paths, sinceDays, limit) => call('git.log', { paths, sinceDays, limit }),
+    },
+    publisher: publisher && {
+      check: () => publisher.check(),
+      publish: (input) => call<PublishResult>('git.publish-fix', input),
+    },
+    pullRequests: pullRequests && {
+      check: () => pullRequests.check(),
+      open: (input) => call('github.open-pr', input),
+    },
+    searchDocs: (args) => call<VectorHit[]>('docs.search', args),
+    searchCode: (args) => call<CodeCandidate[]>('code.search', args),
+  };
+}

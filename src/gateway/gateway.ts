@@ -1,0 +1,173 @@
+import { ErrorCode, asMedicError, type ErrorCode as Code, type MedicError } from '../domain/errors.js';
+import type { AuditLog } from '../ports/audit.js';
+import type { Authority } from '../ports/authority.js';
+import type { Approval, ApprovalStore, TargetLocks } from './approval-store.js';
+import { createBreakers, createReadCache, type Breakers, type ReadCache } from './circuit-breaker.js';
+import { decide, type GateInput } from './decide.js';
+import { type GatewayCaller, type InvocationContext, type Permission, type ToolIntent } from './effect.js';
+import { appendOrWithhold, buildGatewayAudit, type GatewayAuditInput } from './gateway-audit.js';
+import { CLIENT_PLANE_ACTIONS, hashArgs, type CappedArg, type ToolRegistry } from './registry.js';
+import { runHandler } from './run-handler.js';
+import { createStepUpFlow, type StepUpRequestResult } from './step-up-flow.js';
+import type { StepUpChallenges } from './step-up.js';
+import type { AnyToolSpec } from './tool-spec.js';
+
+export type InvokeResult =
+  | { status: 'executed'; value: unknown; fromCache: boolean; argsHash: string; capped: CappedArg[] }
+  | { status: 'proposed'; requires: 'approval' | 'step-up'; reason: string; argsHash: string; capped: CappedArg[] }
+  | { status: 'denied'; code: Code; reason: string; argsHash: string }
+  | { status: 'failed'; code: Code; reason: string; argsHash: string; error: MedicError };
+
+export interface ToolGateway {
+  readonly registry: ToolRegistry;
+  /** The one door: every intent is validated, authorized, gated, run (or not) and audited once. */
+  invoke(intent: ToolIntent, ctx: InvocationContext): Promise<InvokeResult>;
+  requestStepUp(intent: ToolIntent, ctx: InvocationContext): Promise<StepUpRequestResult>;
+  confirmStepUp(input: { token: string; typedTarget: string; incidentId: string }, ctx: InvocationContext): Promise<InvokeResult>;
+  /** Audits a refusal decided outside the gateway (e.g. a button naming no proposed intent). */
+  recordRefusal(tool: string, ctx: InvocationContext, code: Code, reason: string): Promise<InvokeResult>;
+  /** Re-resolved from the verified identity on every call; the pipeline holds `read` only. */
+  permissionsOf(caller: GatewayCaller): Promise<Set<Permission>>;
+  /** "provider rate-limited — degraded to read-only diagnostics: …" while degraded, for the card. */
+  degradedNotice(): string | undefined;
+}
+
+export interface ToolGatewayOptions {
+  registry: ToolRegistry;
+  authority: Authority;
+  audit: AuditLog;
+  approvals: ApprovalStore;
+  locks: TargetLocks;
+  /** Without it DESTRUCTIVE actions can be proposed but never confirmed. */
+  challenges?: StepUpChallenges;
+  breakers?: Breakers;
+  cache?: ReadCache;
+  readTimeoutMs?: number;
+  writeTimeoutMs?: number;
+  now?: () => number;
+}
+
+/** Internal: how a call that passed the gate is run. */
+export interface Execution {
+  spec: AnyToolSpec;
+  args: unknown;
+  argsHash: string;
+  capped: CappedArg[];
+  ctx: InvocationContext;
+  approval?: Approval;
+  approverId?: string;
+  extra?: Record<string, unknown>;
+}
+
+export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
+  const { registry, authority, audit, approvals, locks } = options;
+  const now = options.now ?? Date.now;
+  const breakers = options.breakers ?? createBreakers({ failureThreshold: 3, cooldownMs: 30_000, now });
+  const cache = options.cache ?? createReadCache({ ttlMs: 120_000, now });
+
+  async function permissionsOfUser(userId: string): Promise<Set<Permission>> {
+    const p = await authority.resolve(userId);
+    const held = new Set<Permission>();
+    if (p.approver || p.elevated) held.add('read').add('approve');
+    if (p.elevated) held.add('elevated');
+    return held;
+  }
+  const permissionsOf = async (caller: GatewayCaller) => (caller.kind === 'pipeline' ? new Set<Permission>(['read']) : permissionsOfUser(caller.userId));
+
+  async function record(input: GatewayAuditInput): Promise<void> {
+    await appendOrWithhold(audit, buildGatewayAudit(input, new Date(now()).toISOString()));
+  }
+
+  async function deny(tool: string, spec: AnyToolSpec | undefined, ctx: InvocationContext, code: Code, reason: string, argsHash: string, extra?: Record<string, unknown>): Promise<InvokeResult> {
+    await record({ tool, effect: spec?.effect ?? 'UNKNOWN', decision: 'denied', reason, argsHash, ctx, code, extra });
+    return { status: 'denied', code, reason, argsHash };
+  }
+
+  /** Runs a call that passed the gate: lock (writes), deadline, breaker, cache, grants, audit. */
+  async function execute(run: Execution): Promise<InvokeResult> {
+    const { spec, args, argsHash, ctx } = run;
+    const writes = spec.effect !== 'READ_ONLY';
+    const target = writes && spec.target ? `${spec.upstream}:${spec.target(args)}` : undefined;
+    const token = target ? await locks.acquire(target) : undefined;
+    if (target && !token) return deny(spec.name, spec, ctx, ErrorCode.Conflict, `another action on ${target} is in flight; try again when it finishes`, argsHash, run.extra);
+    const extra = { ...run.extra, ...(run.approval ? { approvalId: run.approval.approvalId } : {}), ...(run.approverId ? { approverId: run.approverId } : {}), ...(run.capped.length ? { capped: run.capped } : {}) };
+    try {
+      const timeoutMs = spec.timeoutMs ?? (writes ? (options.writeTimeoutMs ?? 120_000) : (options.readTimeoutMs ?? 5_000));
+      let value: unknown;
+      try {
+        value = await runHandler(spec, args, { ...ctx, approverId: run.approverId }, timeoutMs);
+      } catch (thrown) {
+        breakers.recordFailure(spec.upstream, thrown);
+        const error = asMedicError(thrown);
+        await record({ tool: spec.name, effect: spec.effect, decision: 'failed', reason: error.message, argsHash, ctx, code: error.code, extra });
+        return { status: 'failed', code: error.code, reason: error.message, argsHash, error };
+      }
+      breakers.recordSuccess(spec.upstream);
+      if (spec.cacheable) cache.set(`${spec.name}:${argsHash}`, value);
+      const grant = spec.grants?.(args, value);
+      if (grant && ctx.incidentId && run.approverId) {
+        await approvals.recordApproval({ tool: grant.tool, argsHash: hashArgs(grant.key), incidentId: ctx.incidentId, approverId: run.approverId });
+      }
+      if (run.approval && !spec.idempotent) await approvals.consumeApproval(run.approval);
+      await record({ tool: spec.name, effect: spec.effect, decision: 'executed', reason: 'done', argsHash, ctx, extra });
+      return { status: 'executed', value, fromCache: false, argsHash, capped: run.capped };
+    } finally {
+      if (target && token) await locks.release(target, token);
+    }
+  }
+
+  async function invoke(intent: ToolIntent, ctx: InvocationContext): Promise<InvokeResult> {
+    const tool = String(intent.tool);
+    if (intent.plane === 'client' || (CLIENT_PLANE_ACTIONS as readonly string[]).includes(tool)) {
+      return deny(tool, undefined, ctx, ErrorCode.ToolDenied, 'client-plane intent: the server plane runs server tools only', 'n/a');
+    }
+    const normalized = registry.normalize(tool, intent.args);
+    if (!normalized.ok) return deny(tool, normalized.spec, ctx, normalized.code, normalized.reason, normalized.argsHash);
+    const { spec, args, argsHash, capped } = normalized;
+    if (!spec.available) return deny(tool, spec, ctx, ErrorCode.ToolDenied, `${spec.name} is not configured here (its ${spec.upstream} port is missing)`, argsHash);
+    const needsApproval = spec.effect !== 'READ_ONLY' || capped.length > 0;
+    if (needsApproval && !ctx.incidentId) return deny(tool, spec, ctx, ErrorCode.ValidationFailed, 'an action that needs approval must belong to an incident', argsHash);
+
+    const held = await permissionsOf(ctx.caller);
+    const approval = needsApproval && ctx.incidentId ? await approvals.findApproval(spec.name, registry.approvalHash(spec, args, ctx), ctx.incidentId) : undefined;
+    const forged = ctx.approvalId !== undefined && ctx.approvalId !== approval?.approvalId;
+    let permitted = spec.effect === 'READ_ONLY' ? held.has(spec.permission) : ctx.caller.kind === 'pipeline' || held.has('approve');
+    if (permitted && approval) permitted = (await permissionsOfUser(approval.approverId)).has(spec.effect === 'READ_ONLY' ? 'approve' : spec.permission);
+    if (spec.effect === 'MUTATING' && ctx.caller.kind === 'user' && approval) permitted = permitted && held.has(spec.permission);
+
+    const gate: GateInput = {
+      effect: spec.effect,
+      permitted,
+      approval: forged ? 'forged' : approval ? 'recorded' : 'none',
+      breaker: (spec.effect === 'READ_ONLY' ? breakers.isOpen(spec.upstream) : breakers.degraded()) ? 'open' : 'closed',
+      cached: spec.effect === 'READ_ONLY' && spec.cacheable === true && cache.get(`${spec.name}:${argsHash}`) !== undefined,
+      capped: capped.length > 0,
+    };
+    const decision = decide(gate);
+    switch (decision.action) {
+      case 'deny':
+        return deny(tool, spec, ctx, decision.code, decision.reason, argsHash);
+      case 'propose':
+        await record({ tool, effect: spec.effect, decision: 'proposed', reason: decision.reason, argsHash, ctx, extra: capped.length ? { capped } : undefined });
+        return { status: 'proposed', requires: decision.requires, reason: decision.reason, argsHash, capped };
+      case 'serve-cache': {
+        const value = cache.get(`${spec.name}:${argsHash}`)?.value;
+        await record({ tool, effect: spec.effect, decision: 'cached', reason: decision.reason, argsHash, ctx, extra: { fromCache: true } });
+        return { status: 'executed', value, fromCache: true, argsHash, capped };
+      }
+      case 'run':
+        return execute({ spec, args, argsHash, capped, ctx, approval, approverId: approval?.approverId });
+    }
+  }
+
+  const stepUp = createStepUpFlow({ registry, challenges: options.challenges, breakers, permissionsOf, permissionsOfUser, record, deny, execute });
+  return {
+    registry,
+    invoke,
+    requestStepUp: stepUp.requestStepUp,
+    confirmStepUp: stepUp.confirmStepUp,
+    permissionsOf,
+    recordRefusal: (tool, ctx, code, reason) => deny(tool, registry.get(tool), ctx, code, reason, 'n/a'),
+    degradedNotice: () => breakers.notice(),
+  };
+}
