@@ -29,7 +29,7 @@ export const locateCommand: CliCommand = {
   async run(args, io) {
     const limitAt = args.indexOf('--limit');
     const limit = limitAt >= 0 ? Number(args[limitAt + 1]) : 10;
-    const dir = args.find((a, i) => !a.startsWith('--') && i !== limitAt + 1);
+    const dir = args.find((a, i) => !a.startsWith('--') && (limitAt < 0 || i !== limitAt + 1));
     if (!dir || !Number.isInteger(limit) || limit < 1) {
       io.stderr.write(`usage: medic ${locateCommand.usage}\n`);
       return 2;

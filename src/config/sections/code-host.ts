@@ -12,7 +12,7 @@ import { intFrom, listFrom, optionalString, urlString } from '../env-helpers.js'
 
 const optionalMatching = (re: RegExp, hint: string) => z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(re, hint).optional());
 
-export const CodeHostEnv = {
+export const codeHostEnv = {
   /** Token for git over HTTPS (sent as basic x-access-token:TOKEN); defaults to GITHUB_TOKEN. */
   GIT_TOKEN: optionalString,
   GITHUB_TOKEN: optionalString,
