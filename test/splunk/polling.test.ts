@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SplunkEventRow } from '../loopback/splunk-server.js';
 import { createTestRedis } from '../support/redis.js';
 import { buildErrorRow, createPollTick, startSplunkFixture, T0, type SplunkFixture } from './support/fixtures.js';
 
@@ -81,7 +82,7 @@ describe('Splunk polling never misses and never repeats', () => {
   });
 
   it('skips malformed rows with a reason and keeps polling; an odd _time falls back to the index time', async () => {
-    const empty = { ...buildErrorRow({ n: 4, indexTime: T0 - 2 }), _raw: '' };
+    const empty: SplunkEventRow = { ...buildErrorRow({ n: 4, indexTime: T0 - 2 }), _raw: '' };
     delete empty.message;
     fx.server.rows.push(
       buildErrorRow({ n: 1, indexTime: T0 - 5 }),
