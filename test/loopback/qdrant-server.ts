@@ -1,7 +1,7 @@
 /**
  * A loopback server that speaks Qdrant's REST wire format (REFERENCE.md §4), so the real
  * `@qdrant/js-client-rest` (which uses its own undici dispatcher: fetch mocks cannot reach it) is
- * tested over HTTP: the `{result,status,time}` envelope, `{"status":{"error":…}}` bodies with 4xx,
+ * tested over HTTP: `GET /` version info, the `{result,status,time}` envelope, `{"status":{"error":…}}` bodies with 4xx,
  * point-id rules, `wait`, `with_payload` default false on query and true on scroll, `limit` default
  * 10, cosine vectors normalized on upsert, and the filter subset Medic uses.
  */
@@ -191,7 +191,6 @@ export async function startLoopbackQdrant(options: LoopbackQdrantOptions = {}): 
   }
 
   function route(method: string, parts: string[], params: URLSearchParams, body: Json): unknown {
-    if (method === 'GET' && parts.length === 0) return { title: 'qdrant - vector search engine', version: options.version ?? '1.18.0', commit: 'loopback' };
     if (parts[0] !== 'collections') throw new HttpError(404, `Not found: ${parts.join('/')}`);
     const name = parts[1];
     if (name === undefined) {
@@ -267,6 +266,13 @@ export async function startLoopbackQdrant(options: LoopbackQdrantOptions = {}): 
       if (options.apiKey !== undefined && req.headers['api-key'] !== options.apiKey) throw new HttpError(401, 'Invalid api-key');
       const fault = url.pathname === '/' ? undefined : faults.shift();
       if (fault) throw new HttpError(fault.status, fault.message);
+      // The root and the health probes are the only answers outside the envelope.
+      if (method === 'GET' && url.pathname === '/') return send(res, 200, { title: 'qdrant - vector search engine', version: options.version ?? '1.18.0', commit: 'loopback' });
+      if (method === 'GET' && ['/healthz', '/livez', '/readyz'].includes(url.pathname)) {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end(url.pathname === '/readyz' ? 'all shards are ready' : 'healthz check passed');
+        return;
+      }
       const result = route(method, url.pathname.split('/').filter(Boolean).map(decodeURIComponent), url.searchParams, body);
       send(res, 200, { result, status: 'ok', time: time() });
     } catch (error) {
