@@ -113,13 +113,13 @@ export default async function (): Promise<BenchReport> {
   data.forEach((messages, i) => {
     const result = evaluate(messages);
     scores.push(result.final);
-    rows.push([SYSTEMS[i]!, result.final, result.online, result.groups, new Set(messages.map((m) => m.event)).size]);
+    rows.push([SYSTEMS[i]!, round(result.final), round(result.online), result.groups, new Set(messages.map((m) => m.event)).size]);
   });
   const throughput = measureThroughput(data.map((messages) => messages.map((m) => m.content)));
   return {
     headline: {
-      ga_mean: scores.reduce((a, b) => a + b, 0) / scores.length,
-      ga_min: Math.min(...scores),
+      ga_mean: round(scores.reduce((a, b) => a + b, 0) / scores.length),
+      ga_min: round(Math.min(...scores)),
       messages_per_s: throughput.perCpuSecond,
     },
     table: { columns: ['system', 'ga', 'ga_as_returned', 'groups', 'true_groups'], rows },
@@ -128,4 +128,8 @@ export default async function (): Promise<BenchReport> {
       systems: Object.fromEntries(rows.map((r) => [r[0], { ga: r[1], ga_as_returned: r[2], groups: r[3], true_groups: r[4] }])),
     },
   };
+}
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
 }

@@ -14,27 +14,34 @@ export const defaultMaskLimits: MaskLimits = { maxMessageLength: 4096, maxTokens
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
 const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
 
-// Spans that are variable as a whole and may hold spaces or the separators words are cut at,
-// in the order they are masked. A span runs only when its cheap hint is in the message.
+// Spans that are variable as a whole and may hold spaces or the separators words are cut at, in
+// the order they are masked. A span runs only when its hint is in the message, and each pattern
+// opens with a lookahead on its first character: both keep masking cheap on long messages.
 const SPANS: { hint?: string; pattern: RegExp }[] = [
   { hint: '://', pattern: /[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s"'<>]+/g }, // url
   { hint: '@', pattern: /[\w.+-]+@[a-zA-Z][\w-]*(?:\.[\w-]+)+/g }, // email
   { hint: '=', pattern: /(?<==)(?:"[^"]*"|'[^']*')/g }, // quoted value of key=value
   { hint: ':\\', pattern: /\b[A-Za-z]:\\[^\s,;'"]*/g }, // windows path
+  { hint: '-', pattern: /\b(?=[0-9a-fA-F]{8}-)[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}/g }, // uuid
+  {
+    // ctime or syslog time: "Fri Jul 1 12:34:56 PDT 2005", "Jul 1 12:34:56"
+    pattern: new RegExp(
+      `\\b(?=[A-Z])(?:${DAY},?\\s+)?${MONTH}\\s+\\d{1,2},?\\s+(?:\\d{4}\\s+)?\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\s+[A-Z]{2,5}\\b)?(?:\\s+\\d{4}\\b)?`,
+      'g',
+    ),
+  },
+  { pattern: /\b(?=[0-9a-fA-F]{2}[:-])[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){5}\b/g }, // mac
   {
     pattern: new RegExp(
-      [
-        /\b[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}/, // uuid
+      `(?=[-\\d[])(?:${[
         /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/, // iso datetime
-        new RegExp(`\\b(?:${DAY},?\\s+)?${MONTH}\\s+\\d{1,2},?\\s+(?:\\d{4}\\s+)?\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\s+[A-Z]{2,5}\\b)?(?:\\s+\\d{4}\\b)?`), // ctime, syslog
         /\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?/, // ipv4[:port]
         /-?\d+(?:\.\d+)?\s?(?:[KMGTP]i?B|B|bytes|ms|us|ns|s|sec|secs|seconds|min|mins|minutes|h|hours|days)\b/, // size, duration
-        /\b[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){5}\b/, // mac
         /0[xX][0-9a-fA-F]+/, // hex literal
         /\[\d[\d.:-]*(?:[\s\\,;]+\d[\d.:-]*)+\]/, // list of numbers
       ]
         .map((p) => p.source)
-        .join('|'),
+        .join('|')})`,
       'g',
     ),
   },
