@@ -61,7 +61,7 @@ export function createMedic(parts: MedicParts): Medic {
   const afterStep = parts.afterStep ? (step: string) => parts.afterStep?.(step) : undefined;
 
   const pipeline: PipelineDeps = {
-    store, logs: adapters.logs, chat: adapters.chat, analyst: adapters.analyst,
+    store, logs: adapters.logs, chat: adapters.chat, analystFor: adapters.analystFor,
     findSimilarDocs: adapters.findSimilarDocs, findRecentChanges: adapters.findRecentChanges,
     searchCode: adapters.searchCode, validateFix: adapters.validateFix,
     settings: {

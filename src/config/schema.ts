@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { boolFrom, intFrom, listFrom, optionalString, urlString } from './env-helpers.js';
+import { slackEnv } from './sections/slack.js';
+import { splunkEnv } from './sections/splunk.js';
 
 /**
  * Every variable Medic reads, with its default. `.env.example` documents each one; nothing else in
@@ -30,6 +32,17 @@ export const EnvSchema = z.object({
   MEDIC_LLM_SCRIPT: optionalString,
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: urlString,
+  MEDIC_LLM_MODEL: z.string().default('gpt-4o-mini'),
+  MEDIC_LLM_MODEL_RCA: optionalString,
+  MEDIC_LLM_MODEL_RECOMMEND: optionalString,
+  MEDIC_LLM_MODEL_FIX: optionalString,
+  MEDIC_LLM_TIMEOUT_MS: intFrom(60_000, 1_000),
+  MEDIC_LLM_RETRIES: intFrom(3, 0, 10),
+  /** json_schema (strict structured output) or json_object for servers that ignore schemas. */
+  MEDIC_LLM_RESPONSE_FORMAT: z.enum(['json_schema', 'json_object']).default('json_schema'),
+  /** Token budgets; 0 means unlimited. */
+  MEDIC_TOKEN_BUDGET_INCIDENT: intFrom(40_000, 0),
+  MEDIC_TOKEN_BUDGET_DAY: intFrom(2_000_000, 0),
 
   MEDIC_CHAT: z.enum(['auto', 'console', 'slack']).default('auto'),
   MEDIC_SLACK_CHANNEL: z.string().default('incidents'),
@@ -44,6 +57,9 @@ export const EnvSchema = z.object({
   MEDIC_SHUTDOWN_TIMEOUT_MS: intFrom(15_000, 100),
   /** Fault injection for crash-safety drills: SIGKILL the worker after these steps persist. */
   MEDIC_CRASH_AFTER: listFrom([]),
+
+  ...splunkEnv,
+  ...slackEnv,
 });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -22,7 +22,8 @@ export interface PipelineDeps {
   store: IncidentStore;
   logs: LogSource;
   chat: Chat;
-  analyst: Analyst;
+  /** The analyst for one incident (its token budget is scoped to the incident). */
+  analystFor(incidentId: string): Analyst;
   findSimilarDocs(input: { event: ErrorEvent; template: string; limit: number }): Promise<SimilarDoc[]>;
   findRecentChanges(input: { event: ErrorEvent; candidates: string[]; sinceDays: number }): Promise<RecentChange[]>;
   searchCode(input: { incident: Incident }): Promise<CodeCandidate[]>;

@@ -6,7 +6,8 @@ import { redactSecrets } from '../domain/untrusted/redact.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { IncidentStore } from '../adapters/redis/incident-store.js';
-import { presentIncidentCard, presentFixReply } from '../presenters/incident-card.js';
+import { presentIncidentCard } from '../presenters/incident-card.js';
+import { presentThreadReply } from '../presenters/thread-reply.js';
 import type { Chat } from '../ports/chat.js';
 import type { FixPublisher, PullRequests } from '../ports/code.js';
 
@@ -64,7 +65,11 @@ export async function runFix(incidentId: string, proposalHash: string, deps: Fix
     await record('pull-request', { fix: { ...fix, pullRequest: pr } }, { pullRequest: pr?.url ?? null });
   }
   if (!isStepDone(incident, 'thread-reply')) {
-    if (incident.card) await deps.chat.replyInThread(incident.card, `fix:${incident.id}:${proposalHash}`, presentFixReply(incident));
+    if (incident.card) {
+      const key = `fix:${incident.id}:${proposalHash}`;
+      await deps.chat.replyInThread(incident.card, `${key}:branch`, presentThreadReply({ incident }, 'branch'));
+      if (incident.fix?.pushStatus === 'pushed') await deps.chat.replyInThread(incident.card, `${key}:pr`, presentThreadReply({ incident }, 'pull-request'));
+    }
     await record('thread-reply', {}, {});
   }
   const at = now();

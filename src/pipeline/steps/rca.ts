@@ -8,7 +8,7 @@ export const rcaStep: Step = {
   name: 'rca',
   async run(incident, deps) {
     if (!incident.logs) throw new MedicError(ErrorCode.Internal, `Incident ${incident.id} reached rca without a log window.`);
-    const { rca, provenance, context } = await deps.analyst.rca({
+    const { rca, provenance, context } = await deps.analystFor(incident.id).rca({
       event: incident.firstEvent,
       title: incident.title,
       logs: incident.logs,

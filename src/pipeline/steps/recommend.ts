@@ -6,7 +6,7 @@ export const recommendStep: Step = {
   name: 'recommend',
   async run(incident, deps) {
     if (!incident.rca) throw new MedicError(ErrorCode.Internal, `Incident ${incident.id} reached recommend without an RCA.`);
-    const { recommendation, provenance } = await deps.analyst.recommend(incident.rca);
+    const { recommendation, provenance } = await deps.analystFor(incident.id).recommend(incident.rca);
     deps.metrics.llmTokens.inc({ step: 'recommend', kind: 'total' }, provenance.tokens);
     return {
       patch: { recommendation, provenance: { ...incident.provenance, recommend: provenance }, tokens: { ...incident.tokens, recommend: provenance.tokens } },

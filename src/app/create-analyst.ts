@@ -1,0 +1,44 @@
+import type { Redis } from 'ioredis';
+import { createOpenAiLlm } from '../adapters/openai/openai-llm.js';
+import { createTokenBudget } from '../adapters/redis/token-budget.js';
+import { loadLlmScript } from '../adapters/scripted-llm/scripted-llm.js';
+import { createFallbackAnalyst } from '../analysts/fallback-analyst.js';
+import { createLlmAnalyst } from '../analysts/llm-analyst.js';
+import { createOfflineAnalyst } from '../analysts/offline-analyst.js';
+import { loadPrompts } from '../analysts/prompts.js';
+import type { Config } from '../config/schema.js';
+import { ErrorCode, MedicError } from '../domain/errors.js';
+import type { Logger } from '../observability/logger.js';
+import type { Analyst } from '../ports/analyst.js';
+import type { Llm } from '../ports/llm.js';
+
+/**
+ * The analyst per incident: an LLM analyst (OpenAI-compatible, or a scripted one for drills) that
+ * falls back to the offline analyst when the model fails, or the offline analyst alone when no
+ * model is configured.
+ */
+export function createAnalystFactory({ config, redis, logger }: { config: Config; redis: Redis; logger: Logger }): (incidentId: string) => Analyst {
+  const offline = createOfflineAnalyst();
+  const mode = config.MEDIC_LLM === 'auto' ? (config.OPENAI_API_KEY ? 'openai' : 'offline') : config.MEDIC_LLM;
+  if (mode === 'offline') return () => offline;
+
+  let llm: Llm;
+  if (mode === 'scripted') {
+    if (!config.MEDIC_LLM_SCRIPT) throw new MedicError(ErrorCode.ConfigInvalid, 'MEDIC_LLM=scripted needs MEDIC_LLM_SCRIPT (a JSON file of scripted answers).');
+    llm = loadLlmScript(config.MEDIC_LLM_SCRIPT);
+  } else {
+    if (!config.OPENAI_API_KEY) throw new MedicError(ErrorCode.ConfigInvalid, 'MEDIC_LLM=openai needs OPENAI_API_KEY (any value for servers that ignore it, e.g. Ollama).');
+    llm = createOpenAiLlm({
+      apiKey: config.OPENAI_API_KEY,
+      baseURL: config.OPENAI_BASE_URL,
+      models: { default: config.MEDIC_LLM_MODEL, rca: config.MEDIC_LLM_MODEL_RCA, recommend: config.MEDIC_LLM_MODEL_RECOMMEND, fix: config.MEDIC_LLM_MODEL_FIX },
+      timeoutMs: config.MEDIC_LLM_TIMEOUT_MS,
+      maxRetries: config.MEDIC_LLM_RETRIES,
+      responseFormat: config.MEDIC_LLM_RESPONSE_FORMAT,
+    });
+  }
+  const prompts = loadPrompts();
+  const budget = createTokenBudget(redis, config.MEDIC_REDIS_PREFIX, { perIncident: config.MEDIC_TOKEN_BUDGET_INCIDENT, perDay: config.MEDIC_TOKEN_BUDGET_DAY });
+  const onDegrade = (step: string, error: MedicError) => logger.warn({ step, code: error.code, err: error }, 'analysis degraded to the offline analyst');
+  return (incidentId) => createFallbackAnalyst(createLlmAnalyst({ llm, prompts, incidentId, budget }), offline, { onDegrade });
+}

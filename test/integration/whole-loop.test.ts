@@ -1,0 +1,63 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { APPROVER, checkoutErrorLines, createWorld, type World } from '../support/medic-world.js';
+import { fixBranches, gitIn } from '../support/git-remote.js';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+describe('the whole loop on the embedded defaults', () => {
+  it('turns a log line into an incident, an analysis, a card, an approval and one fix commit on a real remote', async () => {
+    world = await createWorld({ llm: 'scripted' });
+    const w = world;
+    await w.writeLogs('shop.jsonl', checkoutErrorLines(1));
+    const medic = await w.startMedic();
+    await medic.startWorkers();
+
+    const waiting = await w.waitFor(async () => (await medic.store.list({ states: ['awaiting_approval'] }))[0], 'a proposal awaiting approval');
+    expect(waiting.proposal?.file).toBe('src/checkout/discounts.ts');
+    expect(waiting.rca?.evidenceIds).not.toContain('not-shown-9');
+    expect(waiting.logs?.entries.some((e) => e.message.includes('checkout started'))).toBe(true);
+    expect(w.chatText()).toContain('Approve');
+
+    const refused = await medic.commands.approve({ incidentId: waiting.id, proposalHash: waiting.proposal!.contentHash, caller: { userId: 'U_SOMEONE', via: 'slack' } });
+    expect(refused.ok).toBe(false);
+    const approved = await medic.commands.approve({ incidentId: waiting.id, proposalHash: waiting.proposal!.contentHash, caller: { userId: APPROVER, via: 'slack' } });
+    expect(approved.ok).toBe(true);
+
+    const fixed = await w.waitFor(async () => {
+      const incident = await medic.store.get(waiting.id);
+      return incident?.state === 'fixed' || incident?.state === 'fix_failed' ? incident : undefined;
+    }, 'the fix to be published');
+    expect([fixed.state, fixed.error]).toEqual(['fixed', undefined]);
+    const remote = join(w.env.MEDIC_DATA_DIR!, 'remotes/sample-service.git');
+    const branches = fixBranches(remote);
+    expect(branches).toEqual([fixed.fix!.branch]);
+    expect(branches[0]).toMatch(/^fix\/inc-/);
+    expect(gitIn(remote, ['rev-list', '--count', `main..${branches[0]}`])).toBe('1');
+    expect(gitIn(remote, ['diff', '--name-only', 'main', branches[0]!])).toBe('src/checkout/discounts.ts');
+    expect(w.chatText()).toContain(fixed.fix!.branch);
+
+    const trail = await medic.audit.list({ incidentId: waiting.id });
+    expect(trail.filter((a) => a.action === 'incident.approve').map((a) => a.outcome)).toEqual(['denied', 'allowed']);
+    expect(trail.filter((a) => a.action === 'step.publish')).toHaveLength(1);
+  }, 120_000);
+
+  it('without a model, posts the offline analyzer\'s degraded card and proposes no fix', async () => {
+    world = await createWorld({ llm: 'offline' });
+    const w = world;
+    await w.writeLogs('shop.jsonl', checkoutErrorLines(1));
+    const medic = await w.startMedic();
+    await medic.startWorkers();
+    const reported = await w.waitFor(async () => (await medic.store.list({ states: ['reported'] }))[0], 'an offline report');
+    expect(reported.proposal).toBeUndefined();
+    expect(reported.provenance.rca?.analyst).toBe('offline');
+    expect(reported.rca!.confidence).toBeLessThanOrEqual(0.4);
+    expect(reported.proposalNote).toBeTruthy();
+    expect(w.chatText()).not.toContain('[ Approve ]');
+    expect(fixBranches(join(w.env.MEDIC_DATA_DIR!, 'remotes/sample-service.git'))).toEqual([]);
+  }, 120_000);
+});

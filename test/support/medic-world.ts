@@ -1,0 +1,129 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Redis } from 'ioredis';
+import { createAdapters } from '../../src/app/create-adapters.js';
+import { createMedic, type Medic } from '../../src/app/create-medic.js';
+import { deleteByPrefix } from '../../src/adapters/redis/connect.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import { TEST_REDIS_URL } from './redis.js';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const APPROVER = 'U_APPROVER';
+
+/** The scripted answers that fix the sample service's checkout divide-by-zero. */
+export async function checkoutFixScript(): Promise<Record<string, unknown[]>> {
+  const before = await readFile(join(ROOT, 'data/sample-service/src/checkout/discounts.ts'), 'utf8');
+  const after = before.replace(
+    '  const perItem = Math.floor(amount / itemCount);',
+    '  if (itemCount === 0) return lines.map((line) => ({ ...line, discount: 0 }));\n  const perItem = Math.floor(amount / itemCount);',
+  );
+  return {
+    rca: [{
+      rootCause: 'spreadDiscount divides the order discount by the number of discountable items, which is zero for carts of gift cards and shipping only.',
+      contributingFactors: ['the recent change that spreads discounts across items'],
+      evidenceIds: ['log-0', 'log-1', 'not-shown-9'],
+      impactedComponent: 'checkout/discounts',
+      severity: 'error',
+      confidence: 0.86,
+      summary: 'Division by zero in discount spreading.',
+      sequenceOfEvents: ['checkout started', 'discount applied', 'RangeError thrown'],
+    }],
+    recommend: [{ kind: 'fix', summary: 'Skip spreading when no item can carry a discount.', steps: ['guard itemCount === 0'], risk: 'low' }],
+    fix: [{ file: 'src/checkout/discounts.ts', newContent: after, explanation: 'Return undiscounted lines when no item is discountable.' }],
+  };
+}
+
+/** One checkout divide-by-zero error (with correlated noise) as a JSON-lines log. */
+export function checkoutErrorLines(n = 1, base = Date.parse('2026-11-30T09:00:00.000Z')): string {
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = (ms: number) => new Date(base + i * 60_000 + ms).toISOString();
+    const ids = { requestId: `req-${i}`, sessionId: `s-${i}`, orderNumber: `SO-${1000 + i}` };
+    lines.push(JSON.stringify({ time: t(0), level: 'INFO', service: 'shop', message: 'checkout started', ...ids, items: 1, categories: 'gift-card' }));
+    lines.push(JSON.stringify({
+      time: t(5), level: 'ERROR', service: 'shop', message: 'request failed: RangeError: Invalid discount per item: Infinity', ...ids, errorCode: 'DISCOUNT_INVALID',
+      stack: 'RangeError: Invalid discount per item: Infinity\n    at spreadDiscount (/srv/shop/src/checkout/discounts.ts:44:11)\n    at applyDiscounts (/srv/shop/src/checkout/discounts.ts:58:10)\n    at priceCart (/srv/shop/src/checkout/cart-total.ts:30:18)\n    at placeOrder (/srv/shop/src/checkout/checkout.ts:40:17)',
+    }));
+  }
+  return lines.join('\n') + '\n';
+}
+
+export interface World {
+  dir: string;
+  prefix: string;
+  env: Record<string, string>;
+  redis: Redis;
+  chatOut: PassThrough;
+  chatText(): string;
+  writeLogs(name: string, text: string): Promise<void>;
+  startMedic(overrides?: Record<string, string>): Promise<Medic>;
+  /** Runs `src/main.ts --role worker` as a separate process on the same Redis and data. */
+  spawnWorker(overrides?: Record<string, string>): ChildProcess;
+  waitFor<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs?: number): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function createWorld(options: { llm?: 'scripted' | 'offline'; script?: Record<string, unknown[]> } = {}): Promise<World> {
+  const dir = await mkdtemp(join(tmpdir(), 'medic-world-'));
+  const prefix = `medic-test-${randomUUID().slice(0, 8)}:`;
+  await mkdir(join(dir, 'logs'), { recursive: true });
+  const scriptFile = join(dir, 'llm-script.json');
+  await writeFile(scriptFile, JSON.stringify(options.script ?? (await checkoutFixScript())));
+  const env: Record<string, string> = {
+    NODE_ENV: 'test', LOG_LEVEL: 'warn', REDIS_URL: TEST_REDIS_URL, MEDIC_REDIS_PREFIX: prefix,
+    MEDIC_DATA_DIR: join(dir, 'data'), MEDIC_SAMPLE_DIR: join(ROOT, 'data'), MEDIC_LOG_DIR: join(dir, 'logs'),
+    MEDIC_LLM: options.llm ?? 'scripted', MEDIC_LLM_SCRIPT: scriptFile, MEDIC_CHAT: 'console',
+    MEDIC_APPROVERS: APPROVER, MEDIC_JOB_LOCK_MS: '2000', MEDIC_POLL_INTERVAL_MS: '500', PORT: '0',
+  };
+  const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+  const chatOut = new PassThrough();
+  let chatText = '';
+  chatOut.on('data', (chunk: Buffer) => (chatText += chunk.toString()));
+  const medics: Medic[] = [];
+  const children: ChildProcess[] = [];
+
+  return {
+    dir, prefix, env, redis, chatOut,
+    chatText: () => chatText,
+    writeLogs: (name, text) => writeFile(join(dir, 'logs', name), text, { flag: 'a' }),
+    async startMedic(overrides = {}) {
+      const config = loadConfig({ ...env, ...overrides });
+      const logger = createLogger({ level: 'silent' });
+      const adapters = await createAdapters({ config, redis, logger, chatOut });
+      const medic = createMedic({ config, redis, adapters, logger, metrics: createMetrics() });
+      medics.push(medic);
+      return medic;
+    },
+    spawnWorker(overrides = {}) {
+      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main.ts'), '--role', 'worker'], {
+        cwd: ROOT, env: { ...process.env, ...env, ...overrides }, stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout?.resume();
+      child.stderr?.resume();
+      children.push(child);
+      return child;
+    },
+    async waitFor(probe, what, timeoutMs = 45_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const value = await probe();
+        if (value !== undefined && value !== false) return value as NonNullable<typeof value>;
+        if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async close() {
+      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      for (const medic of medics) await medic.close();
+      await deleteByPrefix(redis, prefix);
+      redis.disconnect();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
