@@ -54,11 +54,17 @@ const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f]+/g;
 // an already masked span ("node-<*>", "blk_-42"). A run of dots is filler ("depth.....0").
 // Booleans stay: `force=true` and `force=false` are usually different code paths.
 const KEY_VALUE = /(?<=[A-Za-z_][\w.-]*=)(?!(?:true|false|null)(?:[,;&)\]}\s]|$))[^,;&)\]}\s]+/gi;
+const MAY_MASK = /[\d=]|<\*>/;
 const MASKED = /<\*>/g;
 const MARK = '\u0001';
+// Maximal runs only, tested afterwards: a pattern that must find a digit inside backtracks
+// quadratically on long digit-free words.
+const PIECE = /(?:[^=:,(){}[\]|"';<>\s.]|\.(?!\.))+/g;
 // eslint-disable-next-line no-control-regex -- \u0001 stands in for an already masked span
-const PIECE = /(?:[^=:,(){}[\]|"';<>\s.]|\.(?!\.))*[\d\u0001](?:[^=:,(){}[\]|"';<>\s.]|\.(?!\.))*/g;
+const VARIABLE_PIECE = /[\d\u0001]/;
 const JOINED_WILDCARDS = /<\*>(?:[-.:_/,+#~]+<\*>)+/g;
+// Words looked at per token kept: a message of 2,000 numbers costs no more than a few hundred.
+const WORDS_PER_TOKEN = 4;
 
 /**
  * Splits a message into words and replaces what looks variable with `<*>`: numbers and anything
@@ -71,7 +77,7 @@ export function maskMessage(message: string, limits: MaskLimits = defaultMaskLim
   for (const { hint, pattern } of SPANS) {
     if (hint === undefined || masked.includes(hint)) masked = masked.replace(pattern, WILDCARD);
   }
-  const words = masked.split(/\s+/);
+  const words = masked.split(/\s+/, limits.maxTokens * WORDS_PER_TOKEN);
   const tokens: string[] = [];
   for (const word of words) {
     if (tokens.length === limits.maxTokens) break;
@@ -82,14 +88,12 @@ export function maskMessage(message: string, limits: MaskLimits = defaultMaskLim
   return tokens;
 }
 
-const MAY_MASK = /[\d=]|<\*>/;
-
 function maskWord(word: string): string {
   if (word === WILDCARD || !MAY_MASK.test(word)) return word;
   return word
     .replace(KEY_VALUE, WILDCARD)
     .replace(MASKED, MARK)
-    .replace(PIECE, WILDCARD)
+    .replace(PIECE, (piece) => (VARIABLE_PIECE.test(piece) ? WILDCARD : piece))
     .replace(JOINED_WILDCARDS, WILDCARD);
 }
 
