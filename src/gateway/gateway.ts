@@ -129,7 +129,8 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
     if (needsApproval && !ctx.incidentId) return deny(tool, spec, ctx, ErrorCode.ValidationFailed, 'an action that needs approval must belong to an incident', argsHash);
 
     const held = await permissionsOf(ctx.caller);
-    const approval = needsApproval && ctx.incidentId ? await approvals.findApproval(spec.name, registry.approvalHash(spec, args, ctx), ctx.incidentId) : undefined;
+    // A claimed reference is always checked, even on a read: a forged claim is refused, not ignored.
+    const approval = (needsApproval || ctx.approvalId !== undefined) && ctx.incidentId ? await approvals.findApproval(spec.name, registry.approvalHash(spec, args, ctx), ctx.incidentId) : undefined;
     const forged = ctx.approvalId !== undefined && ctx.approvalId !== approval?.approvalId;
     let permitted = spec.effect === 'READ_ONLY' ? held.has(spec.permission) : ctx.caller.kind === 'pipeline' || held.has('approve');
     if (permitted && approval) permitted = (await permissionsOfUser(approval.approverId)).has(spec.effect === 'READ_ONLY' ? 'approve' : spec.permission);

@@ -61,6 +61,9 @@ export function createStepUpFlow(deps: FlowDeps) {
     const bound = { ...ctx, incidentId: input.incidentId };
     if (ctx.caller.kind !== 'user') return deps.deny(STEP_UP, undefined, bound, ErrorCode.ToolDenied, 'a step-up is confirmed by a person', 'n/a');
     if (!challenges) return deps.deny(STEP_UP, undefined, bound, ErrorCode.ToolDenied, 'step-up is not configured (MEDIC_STEP_UP_SECRET)', 'n/a');
+    // Both checked before redemption, so neither a wrong person nor a rate-limited provider burns the challenge.
+    if (!(await deps.permissionsOf(ctx.caller)).has('elevated')) return deps.deny(STEP_UP, undefined, bound, ErrorCode.ToolDenied, 'step-up refused: the confirmer does not hold the elevated permission', 'n/a');
+    if (breakers.degraded()) return deps.deny(STEP_UP, undefined, bound, ErrorCode.UpstreamUnavailable, 'degraded to read-only diagnostics; destructive actions halted', 'n/a');
     const confirmerId = ctx.caller.userId;
     let seen: { challenge: Challenge; spec?: AnyToolSpec; args?: unknown } | undefined;
     const redemption = await challenges.redeemChallenge({ token: input.token, typedTarget: input.typedTarget, incidentId: input.incidentId, confirmerId }, async (challenge) => {
@@ -72,7 +75,6 @@ export function createStepUpFlow(deps: FlowDeps) {
       seen.args = normalized.args;
       if (!(await deps.permissionsOfUser(confirmerId)).has('elevated')) return 'the confirmer does not hold the elevated permission';
       if (!(await deps.permissionsOfUser(challenge.requestedBy)).has('approve')) return 'the requester is no longer an approver';
-      if (breakers.degraded()) return 'degraded to read-only diagnostics; destructive actions halted';
       return undefined;
     });
     const tool = seen?.challenge.tool ?? STEP_UP;
