@@ -19,22 +19,29 @@ export function truncate(text: string, max: number): string {
 
 /**
  * Every piece of untrusted text (logs, model output, docs, diffs) goes through here: secrets
- * redacted, escaped, bare `@channel`-style words defused with a zero-width joiner (Slack may parse
- * them when `verbatim` is off somewhere), and capped.
+ * redacted, escaped, bare `@channel`-style words defused with a word joiner (Slack may parse them
+ * where `verbatim` is off), and capped. The defusing comes after redaction, which strips invisible
+ * characters.
  */
 export function untrusted(text: string, max: number): string {
-  const safe = escapeMrkdwn(redactSecrets(text)).replace(/@(channel|here|everyone)\b/gi, '@\u2060$1');
-  return truncate(safe, max);
+  return truncate(defuse(escapeMrkdwn(redactSecrets(text))), max);
 }
 
 /** Untrusted text for a code block: also breaks any ``` so content cannot close the fence. */
 export function untrustedCode(text: string, max: number): string {
-  return untrusted(text.replace(/```/g, '`\u200b``'), max);
+  return truncate(defuse(escapeMrkdwn(redactSecrets(text))).replace(/```/g, '`\u200b``'), max);
 }
 
-/** Plain text (headers, buttons, modal titles) is never parsed by Slack; only redact and cap. */
+function defuse(text: string): string {
+  return text.replace(/@(channel|here|everyone)\b/gi, '@\u2060$1');
+}
+
+/**
+ * Text for `plain_text` objects (headers, modal text). Slack does not parse them for links or
+ * mentions, but its escaping rule covers every text field, so they get the same treatment.
+ */
 export function plain(text: string, max: number): string {
-  return truncate(redactSecrets(text), max);
+  return untrusted(text, max);
 }
 
 /** A mrkdwn section. `verbatim` stops Slack from auto-linking names and channels in the text. */
