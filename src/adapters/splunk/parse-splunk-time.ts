@@ -1,6 +1,6 @@
 const EPOCH = /^\d{9,11}(\.\d+)?$/;
 // `2026-11-30 10:00:00.123 UTC`, `2026-07-14 14:54:45.000 GMT`, `2026-11-30 10:00:00 +0100`
-const SPACED = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2}(?:[.,]\d+)?)\s*(UTC|GMT|Z|[+-]\d{2}:?\d{2})?$/i;
+const SPACED = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2}(?:[.,]\d+)?)\s*(UTC|GMT|Z|[+-]\d{2}:?\d{2})$/i;
 
 /**
  * Splunk formats `_time` by the server's and user's time-zone settings, so several shapes arrive:
@@ -13,7 +13,7 @@ export function parseSplunkTime(value: unknown): string | undefined {
   if (EPOCH.test(text)) return toIso(Number(text) * 1000);
   const spaced = SPACED.exec(text);
   if (spaced) {
-    const zone = (spaced[3] ?? 'Z').toUpperCase();
+    const zone = (spaced[3] ?? '').toUpperCase();
     const offset = zone === 'UTC' || zone === 'GMT' || zone === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
     return toIso(Date.parse(`${spaced[1]}T${(spaced[2] ?? '').replace(',', '.')}${offset}`));
   }
