@@ -87,13 +87,22 @@ describe('createTemplateMiner', () => {
 
   it('restores from a JSON snapshot with the same ids and the same future decisions', () => {
     const original = createTemplateMiner();
-    STREAM.slice(0, 6).forEach((m) => original.add(m));
+    const ids = STREAM.slice(0, 6).map((m) => original.add(m).groupId);
     const snapshot = MinerSnapshot.parse(JSON.parse(JSON.stringify(original.snapshot())));
     const restored = createTemplateMiner({}, snapshot);
 
     expect(restored.groupCount()).toBe(original.groupCount());
+    expect(snapshot.aliases.length).toBeGreaterThan(0);
+    for (const id of ids) expect(restored.lookup(id)).toEqual(original.lookup(id));
     for (const m of STREAM.slice(6)) expect(restored.add(m)).toEqual(original.add(m));
     expect(restored.snapshot()).toEqual(original.snapshot());
+  });
+
+  it('treats words of any script as words', () => {
+    const miner = createTemplateMiner();
+    const first = miner.add('Пользователь иван не найден');
+    miner.add('Пользователь пётр не найден');
+    expect(miner.add('Пользователь анна не найден')).toEqual({ groupId: first.groupId, template: 'Пользователь <*> не найден' });
   });
 
   it('forgets the least recently used group past maxGroups', () => {

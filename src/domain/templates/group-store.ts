@@ -15,7 +15,8 @@ export interface Group {
 
 /**
  * The miner's memory: live groups in recency order, found by exact template or by (length, first
- * token), plus the ids of groups merged away. Both are capped; the least recent entry goes first.
+ * token), plus the ids of groups merged away, capped at `maxAliases` (oldest forgotten first). The
+ * miner caps the groups, evicting through `oldest` and `oldestNeighbour`.
  */
 export interface GroupStore {
   readonly size: number;

@@ -125,6 +125,7 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
 
   if (snapshot) {
     for (const g of snapshot.groups) {
+      if (store.isTaken(g.id)) continue;
       const tokens = [...g.template];
       store.insert({ id: g.id, seq: g.seq, tokens, kinds: kindsOf(tokens), template: templateKey(tokens), count: g.count });
       nextSeq = Math.max(nextSeq, g.seq + 1);

@@ -8,7 +8,8 @@ export type TokenKind = (typeof TokenKind)[keyof typeof TokenKind];
 const VALUE_MARK = /[/\\._@#~$'"`|]|<\*>/;
 const LEADING = /^[([{]+/;
 const TRAILING = /[)\]},;:.!?]+$/;
-const ALPHANUMERIC = /[A-Za-z0-9]/;
+// Letters of any script: a word in Cyrillic or Han is a word, not layout.
+const ALPHANUMERIC = /[\p{L}\p{N}]/u;
 
 /**
  * Word ("declined"), value (path, dotted name, quoted text, partly masked token), symbol (layout
