@@ -48,6 +48,8 @@ const FRAME_PATTERNS: { re: RegExp; build: Build }[] = [
   { re: /^\s*(?:from\s+)?((?:[A-Za-z]:)?[\w./\\-]+\.(?:rb|rake|erb)):(\d+):in [`']([^']+)'/, build: (m) => frame('ruby', m[1], rubyFn(m[3]), m[2]) },
   // Go:      /srv/app/internal/pager/pager.go:42 +0x1d  (the function is on the previous line)
   { re: /^\s*((?:\/|\w:)?[\w./@\\-]+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$/, build: (m) => frame('go', m[1], undefined, m[2]) },
+  // PHP:     Uncaught X: message in /var/www/src/Cart.php:42   |   thrown in /var/www/src/Cart.php on line 42
+  { re: /\bin ((?:[A-Za-z]:)?[^\s:]+\.php)(?::| on line )(\d+)\s*$/, build: (m) => frame('php', m[1], undefined, m[2]) },
   // PHP:     #0 /var/www/src/Cart.php(42): Shop\Cart->total()
   { re: /^\s*#\d+\s+((?:[A-Za-z]:)?[^(\s]+\.php)\((\d+)\):\s*(?:[\w\\]+(?:->|::))?(\w+)?/, build: (m) => frame('php', m[1], m[3], m[2]) },
 ];

@@ -116,7 +116,10 @@ describe('parseStackTrace', () => {
     ]);
 
     const php = parseStackTrace("PHP Fatal error:  Uncaught DivisionByZeroError: Division by zero in /var/www/src/Checkout/Discounts.php:44\nStack trace:\n#0 /var/www/src/Checkout/CartTotal.php(17): Shop\\Checkout\\Discounts->spread()\n#1 {main}");
-    expect(php.frames.map((f) => [f.file, f.fn])).toEqual([['/var/www/src/Checkout/CartTotal.php', 'spread']]);
+    expect(php.frames.map((f) => [f.file, f.fn])).toEqual([
+      ['/var/www/src/Checkout/Discounts.php', undefined],
+      ['/var/www/src/Checkout/CartTotal.php', 'spread'],
+    ]);
   });
 
   it('splits a trace stored as one JSON-escaped line, and tolerates noise', () => {

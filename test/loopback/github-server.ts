@@ -11,6 +11,7 @@ export interface RecordedGitHubRequest {
   method: string;
   path: string;
   authorization?: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- free-form JSON bodies that tests inspect field by field
   body: any;
 }
 
@@ -56,6 +57,7 @@ function verifyJwt(jwt: string, key: KeyObject, appId: number): boolean {
   return String(claims.iss) === String(appId) && typeof claims.exp === 'number' && claims.exp * 1000 > Date.now();
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- free-form JSON bodies that tests inspect field by field
 async function readBody(req: IncomingMessage): Promise<any> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);

@@ -14,7 +14,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     size += buffer.length;
     if (size > MAX_STDIN) break;
     chunks.push(buffer);

@@ -1,0 +1,123 @@
+/**
+ * Localization: for each error, the rank code search gives the file that truly holds the bug.
+ * Two sets: the sample incidents found in data/logs (their stacks and message-only variants,
+ * searched in data/sample-service seeded as a git remote and read through the git adapter, as the
+ * pipeline does), and hand-built traces in several languages and deployment layouts
+ * (bench/fixtures/localization/cases.json) over the sample remote or the small polyglot tree.
+ * Headline: top1 and top5 as fractions.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createGitRepository } from '../src/adapters/git/git-repository.js';
+import { createDirectoryRepository } from '../src/code-search/directory-repository.js';
+import { rankFiles } from '../src/code-search/search-code.js';
+import type { CodeRepository } from '../src/ports/code.js';
+import { seedSampleRemote } from '../src/sample/seed-sample-remote.js';
+import type { BenchReport } from './report.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const fixtures = join(here, 'fixtures', 'localization');
+
+interface Case {
+  id: string;
+  language: string;
+  repo: 'sample' | 'polyglot';
+  truth: string;
+  trace: string;
+}
+
+/** The planted bugs of the sample service, recognised by error code or message. */
+const SAMPLE_TRUTH: { match: RegExp; file: string }[] = [
+  { match: /DISCOUNT_INVALID|Invalid discount per item/, file: 'src/checkout/discounts.ts' },
+  { match: /reading 'authorizationId'/, file: 'src/payments/payment-client.ts' },
+  { match: /PAGE_OUT_OF_RANGE|page index \d+ out of range/, file: 'src/orders/pagination.ts' },
+];
+
+function truthOf(text: string): string | undefined {
+  return SAMPLE_TRUTH.find((t) => t.match.test(text))?.file;
+}
+
+/** ERROR events of the sample logs: JSON lines (stack field) and plain lines with indented frames. */
+async function sampleIncidents(): Promise<Case[]> {
+  const cases: Case[] = [];
+  const jsonl = await readFile(join(root, 'data', 'logs', 'shop.jsonl'), 'utf8').catch(() => '');
+  for (const line of jsonl.split('\n')) {
+    let event: { level?: string; message?: string; stack?: string; errorCode?: string; requestId?: string };
+    try {
+      event = JSON.parse(line) as typeof event;
+    } catch {
+      continue;
+    }
+    if (event.level !== 'ERROR') continue;
+    const truth = truthOf(`${event.errorCode ?? ''} ${event.message ?? ''}`);
+    if (!truth) continue;
+    const id = `log-${event.requestId ?? cases.length}`;
+    if (event.stack) cases.push({ id: `${id}-stack`, language: 'node', repo: 'sample', truth, trace: `${event.message ?? ''}\n${event.stack}` });
+    cases.push({ id: `${id}-message`, language: 'text', repo: 'sample', truth, trace: `${event.message ?? ''} errorCode=${event.errorCode ?? ''}` });
+  }
+  const plain = await readFile(join(root, 'data', 'logs', 'shop-gateway.log'), 'utf8').catch(() => '');
+  const lines = plain.split('\n');
+  lines.forEach((line, i) => {
+    if (!/ ERROR /.test(line)) return;
+    const truth = truthOf(line);
+    if (!truth) return;
+    const frames: string[] = [];
+    for (let j = i + 1; j < lines.length && /^\s+\S/.test(lines[j] ?? ''); j++) frames.push(lines[j]!);
+    cases.push({ id: `gateway-log-line-${i + 1}`, language: 'node', repo: 'sample', truth, trace: [line, ...frames].join('\n') });
+  });
+  return cases;
+}
+
+export default async function localization(): Promise<BenchReport> {
+  const work = await mkdtemp(join(tmpdir(), 'medic-bench-localization-'));
+  try {
+    const { remoteDir } = await seedSampleRemote({
+      sourceDir: join(root, 'data', 'sample-service'),
+      historyFile: join(root, 'data', 'sample-service.history.json'),
+      remoteDir: join(work, 'shop.git'),
+    });
+    const sample = createGitRepository({ remoteUrl: remoteDir, branch: 'main', workDir: join(work, 'clone') });
+    await sample.sync();
+    const repos: Record<Case['repo'], CodeRepository> = { sample, polyglot: createDirectoryRepository(join(fixtures, 'polyglot')) };
+
+    const built = (JSON.parse(await readFile(join(fixtures, 'cases.json'), 'utf8')) as { cases: Case[] }).cases;
+    const incidents = await sampleIncidents();
+    const results: { set: string; id: string; language: string; truth: string; rank: number; top: string }[] = [];
+    for (const [set, cases] of [['sample-incidents', incidents], ['built-traces', built]] as const) {
+      for (const c of cases) {
+        const ranked = await rankFiles(repos[c.repo], { text: c.trace });
+        const at = ranked.findIndex((r) => r.file === c.truth);
+        results.push({ set, id: c.id, language: c.language, truth: c.truth, rank: at === -1 ? 0 : at + 1, top: ranked[0]?.file ?? '-' });
+      }
+    }
+
+    const share = (rows: typeof results, k: number) => (rows.length === 0 ? 0 : rows.filter((r) => r.rank >= 1 && r.rank <= k).length / rows.length);
+    const groups = [...new Set(results.map((r) => `${r.set}/${r.language}`))].sort();
+    const rows = groups.map((g) => {
+      const subset = results.filter((r) => `${r.set}/${r.language}` === g);
+      return [g, subset.length, share(subset, 1), share(subset, 5)];
+    });
+    rows.push(['all', results.length, share(results, 1), share(results, 5)]);
+    const sampleOnly = results.filter((r) => r.set === 'sample-incidents');
+    const builtOnly = results.filter((r) => r.set === 'built-traces');
+    return {
+      headline: {
+        top1: share(results, 1),
+        top5: share(results, 5),
+        cases: results.length,
+        sample_top1: share(sampleOnly, 1),
+        sample_cases: sampleOnly.length,
+        built_top1: share(builtOnly, 1),
+        built_cases: builtOnly.length,
+        mrr: results.reduce((sum, r) => sum + (r.rank > 0 ? 1 / r.rank : 0), 0) / Math.max(1, results.length),
+      },
+      table: { columns: ['set/language', 'cases', 'top1', 'top5'], rows },
+      detail: { misses: results.filter((r) => r.rank !== 1), results },
+    };
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
