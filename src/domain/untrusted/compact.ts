@@ -75,16 +75,32 @@ export function compactLines(lines: UntrustedLine[], options: CompactOptions): C
   const focus = options.focus ?? Math.floor(lines.length / 2);
   const ranked = [...groups].sort((a, b) => b.priority - a.priority || Math.abs(a.first - focus) - Math.abs(b.first - focus));
 
-  // Reserve room for the omission markers so the cut section still fits.
-  let budget = options.maxTokens - 16;
-  const kept = new Set<Group>();
+  let budget = options.maxTokens;
+  const kept: Group[] = [];
   for (const group of ranked) {
     const cost = estimateTokens((rendered.get(group)?.text ?? '') + '\n');
     if (cost > budget) continue;
-    kept.add(group);
+    kept.push(group);
     budget -= cost;
   }
+  // Omission markers cost tokens too; drop the least relevant kept lines until the whole fits.
+  let section = renderSection(groups, new Set(kept), rendered);
+  while (estimateTokens(section.text) > options.maxTokens && kept.length > 0) {
+    kept.pop();
+    section = renderSection(groups, new Set(kept), rendered);
+  }
+  const { text, shownIds } = section;
+  const keptLines = kept.reduce((sum, g) => sum + g.count, 0);
+  return {
+    text,
+    shownIds,
+    collapsedLines: kept.reduce((sum, g) => sum + Math.max(0, g.count - 2), 0),
+    omittedLines: lines.length - keptLines,
+    tokens: estimateTokens(text),
+  };
+}
 
+function renderSection(groups: Group[], kept: Set<Group>, rendered: Map<Group, { text: string; ids: string[] }>): { text: string; shownIds: string[] } {
   const out: string[] = [];
   const shownIds: string[] = [];
   let omitted = 0;
@@ -100,13 +116,5 @@ export function compactLines(lines: UntrustedLine[], options: CompactOptions): C
     shownIds.push(...ids);
   }
   if (omitted > 0) out.push(`[… ${omitted} line(s) omitted to fit the budget …]`);
-  const text = out.join('\n');
-  const keptLines = [...kept].reduce((sum, g) => sum + g.count, 0);
-  return {
-    text,
-    shownIds,
-    collapsedLines: [...kept].reduce((sum, g) => sum + Math.max(0, g.count - 2), 0),
-    omittedLines: lines.length - keptLines,
-    tokens: estimateTokens(text),
-  };
+  return { text: out.join('\n'), shownIds };
 }

@@ -9,7 +9,7 @@ import { normalizeUntrusted } from './invisible.js';
 const LABEL = /^[a-z][a-z0-9-]{0,39}$/;
 const NONCE = /^[A-Za-z0-9]{8,64}$/;
 /** `<<` or `>>` next to an `untrusted` word, with optional slash and spacing: every delimiter shape. */
-const DELIMITER = /<<\s*\/?\s*untrusted|untrusted[^\n<>]{0,80}>>/gi;
+const DELIMITER = /<<\s*\/?\s*untrusted[^\n<>]{0,80}(?:>>)?|untrusted[^\n<>]{0,80}>>/gi;
 
 export interface Fence {
   open: string;

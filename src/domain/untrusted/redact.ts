@@ -28,9 +28,10 @@ const RULES: Rule[] = [
   { label: 'npm-token', re: /\bnpm_[A-Za-z0-9]{36}\b/g },
   { label: 'jwt', re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   { label: 'bearer', re: /\b(Bearer|Basic|Splunk|Token|Digest)\s+[A-Za-z0-9._~+/=-]{12,}/gi },
-  { label: 'url-password', re: /(?<=[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+(?=@)/gi },
+  { label: 'url-password', re: /(?<=[a-z][a-z0-9+.-]*:\/\/[^\s:/@[\]]*:)(?!\[REDACTED)[^\s@/]+(?=@)/gi },
   { label: 'sas-signature', re: /(?<=[?&](?:sig|signature|X-Amz-Signature|X-Goog-Signature)=)[^&\s"']+/gi },
-  { label: 'secret', re: new RegExp(`(?<=\\b${SECRET_KEYS}["']?\\s*[:=]\\s*["']?)(?!\\[REDACTED)[^\\s"',;&]+`, 'gi') },
+  // Quotes may arrive escaped (backslash-quote) when a log line carries JSON inside a string.
+  { label: 'secret', re: new RegExp(`(?<=\\b${SECRET_KEYS}(?:\\\\?["'])?\\s*[:=]\\s*(?:\\\\?["'])?)(?!\\[REDACTED)[^\\s"',;&\\\\]+`, 'gi') },
   { label: 'card', re: /\b\d(?:[ -]?\d){12,18}\b/g, keep: (match) => !luhnValid(match.replace(/\D/g, '')) },
 ];
 
