@@ -8,6 +8,7 @@ import { createGitFixPublisher } from '../adapters/git/git-fix-publisher.js';
 import { createGitRepository } from '../adapters/git/git-repository.js';
 import { createSplunkLogSource } from '../adapters/splunk/splunk-log-source.js';
 import { splunkOptionsFromEnv } from '../adapters/splunk/options-from-env.js';
+import { withRedisLock } from '../adapters/redis/redis-lock.js';
 import { createMemoryVectorStore } from '../adapters/vector/memory-vector-store.js';
 import { validateFix } from '../analysts/validate-fix.js';
 import { searchCode } from '../code-search/search-code.js';
@@ -45,8 +46,12 @@ export async function createAdapters({ config, redis, logger, chatOut }: Adapter
     : createFileLogSource({ dir: paths.logs, correlationFields: config.MEDIC_CORRELATION_FIELDS, onInvalid });
 
   const remoteUrl = config.MEDIC_REPO_REMOTE ?? paths.sampleRemote;
-  const repo = createGitRepository({ remoteUrl, branch: config.MEDIC_REPO_BRANCH, workDir: paths.repoClone });
-  const publisher = createGitFixPublisher({ remoteUrl, branch: config.MEDIC_REPO_BRANCH, workDir: paths.repoClone, worktreeRoot: paths.worktrees, logger });
+  // Worker processes sharing this data directory share one clone; git work on it takes turns.
+  const dataLock = <T>(fn: () => Promise<T>) => withRedisLock(redis, `${config.MEDIC_REDIS_PREFIX}lock:data:${paths.data}`, fn);
+  const gitRepo = createGitRepository({ remoteUrl, branch: config.MEDIC_REPO_BRANCH, workDir: paths.repoClone });
+  const repo: typeof gitRepo = { ...gitRepo, sync: () => dataLock(() => gitRepo.sync()), recentChanges: (...args) => dataLock(() => gitRepo.recentChanges(...args)) };
+  const gitPublisher = createGitFixPublisher({ remoteUrl, branch: config.MEDIC_REPO_BRANCH, workDir: paths.repoClone, worktreeRoot: paths.worktrees, logger });
+  const publisher: typeof gitPublisher = { ...gitPublisher, publish: (input) => dataLock(() => gitPublisher.publish(input)) };
   const pullRequests = createNoPullRequests({ remote: remoteUrl });
 
   const embedder = createLocalEmbedder();
@@ -67,17 +72,17 @@ export async function createAdapters({ config, redis, logger, chatOut }: Adapter
       const result = validateFix({ file: draft.file, newContent: draft.after, explanation: draft.explanation }, candidates);
       return result.ok ? result.proposal : result.reason;
     },
-    async prepare() {
+    prepare: () => dataLock(async () => {
       if (!config.MEDIC_REPO_REMOTE) {
         const seeded = await seedSampleRemote({ sourceDir: paths.sampleService, historyFile: paths.sampleHistory, remoteDir: paths.sampleRemote, branch: config.MEDIC_REPO_BRANCH });
         if (seeded.created) logger.info({ remote: seeded.remoteDir }, 'seeded the sample service remote');
       }
       await mkdir(paths.worktrees, { recursive: true });
-      await repo.sync();
+      await gitRepo.sync();
       await store.ensure(embedder.id, embedder.dimension);
       const report = await ingestDocs(retrieval, { dir: paths.docs });
       logger.info({ ...report }, 'documents indexed');
-    },
+    }),
     checks: [logs, chat, repo, publisher, pullRequests, store],
   };
 }

@@ -105,7 +105,9 @@ export async function createWorld(options: { llm?: 'scripted' | 'offline'; scrip
         cwd: ROOT, env: { ...process.env, ...env, ...overrides }, stdio: ['ignore', 'pipe', 'pipe'],
       });
       child.stdout?.resume();
-      child.stderr?.resume();
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
+      Object.defineProperty(child, 'stderrText', { get: () => stderr });
       children.push(child);
       return child;
     },
