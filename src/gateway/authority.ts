@@ -37,7 +37,8 @@ export function createConfiguredAuthority(options: ConfiguredAuthorityOptions): 
       cache.set(groupId, { at: now(), members: resolved });
       return resolved;
     } catch {
-      return hit?.members ?? new Set();
+      // Fail closed: a stale list could keep someone who was just removed from the group.
+      return new Set();
     }
   }
 

@@ -12,7 +12,7 @@ const SELECTOR_WORDS = new Set(['*', 'all', '%', 'any', 'every', 'everything', '
 /** Glob, SQL LIKE and regex metacharacters; none appears in a real slug, path or branch. */
 const SELECTOR_CHARS = /[*?%[\]{}()|^$+\\~!<>]/;
 // Regex literals such as /payments.*/i.
-const REGEX_LITERAL = /^\/.*\/[a-z]*$/i;
+const REGEX_LITERAL = /^\/[^/]+\/[gimsuy]*$/;
 
 export function isSelector(value: string): boolean {
   const trimmed = value.trim();

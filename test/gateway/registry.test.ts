@@ -10,11 +10,11 @@ const SELECTORS = ['*', 'all', 'ALL', '%', 'orders-*', 'orders?', 'orders-[ab]',
 
 /** Sets the value at a path; `*` picks the first existing key or index of the container. */
 function setPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
-  let node: any = target;
+  let node = target as Record<string | number, unknown>;
   path.forEach((segment, i) => {
     const key = segment === '*' ? (Array.isArray(node) ? 0 : Object.keys(node)[0]!) : segment;
     if (i === path.length - 1) node[key] = value;
-    else node = node[key];
+    else node = node[key] as Record<string | number, unknown>;
   });
 }
 

@@ -91,7 +91,7 @@ actions:
 /** A counting in-process automation client (the loopback receiver is used where HTTP matters). */
 export function buildCountingAutomation() {
   const runs: { action: string; args: Record<string, unknown> }[] = [];
-  let failNext: unknown[] = [];
+  let failNext: Error[] = [];
   const client: AutomationClient = {
     async run(request) {
       const failure = failNext.shift();
@@ -100,7 +100,7 @@ export function buildCountingAutomation() {
       return { ok: true };
     },
   };
-  return { client, runs, failWith: (...errors: unknown[]) => void (failNext = errors) };
+  return { client, runs, failWith: (...errors: Error[]) => void (failNext = errors) };
 }
 
 export interface Harness {

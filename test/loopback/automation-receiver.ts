@@ -10,7 +10,8 @@ import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyAutomationSignature } from '.
 
 export interface ReceivedAction {
   path: string;
-  body: any;
+  /** The parsed JSON body Medic sent. */
+  body: { action: string; args: Record<string, unknown>; incidentId?: string; traceId?: string; approverId?: string; requestId: string };
   signatureValid: boolean;
 }
 
@@ -41,7 +42,7 @@ export async function startLoopbackAutomation(secret: string, nowSeconds = () =>
         signature: String(req.headers[SIGNATURE_HEADER] ?? ''),
         nowSeconds: nowSeconds(),
       });
-      received.push({ path: req.url ?? '', body: JSON.parse(raw), signatureValid });
+      received.push({ path: req.url ?? '', body: JSON.parse(raw) as ReceivedAction['body'], signatureValid });
       const status = signatureValid ? (queue.shift() ?? 200) : 401;
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(status === 200 ? { ok: true, path: req.url } : { error: `status ${status}` }));

@@ -1,0 +1,51 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createGatedPorts } from '../../src/gateway/gated-ports.js';
+import { createTestRedis } from '../support/redis.js';
+import { buildEvent, buildFakePorts, buildHarness } from './support.js';
+
+describe('gated ports', () => {
+  let env: Awaited<ReturnType<typeof createTestRedis>>;
+  beforeEach(async () => (env = await createTestRedis()));
+  afterEach(async () => env.cleanup());
+
+  it('route every port method the pipeline uses through the gateway, one audit record each', async () => {
+    const ports = buildFakePorts();
+    const h = buildHarness(env.redis, env.prefix, { deps: ports });
+    const gated = createGatedPorts(h.gateway, ports, { caller: { kind: 'pipeline' }, incidentId: 'inc-3', traceId: 'trace-3' });
+    expect(gated.logs!.name).toBe('fake-logs');
+    expect(await gated.logs!.poll(undefined)).toEqual({ events: [], checkpoint: 'c1' });
+    expect(await gated.logs!.window({ event: buildEvent(), beforeMs: 1_000, afterMs: 1_000, limit: 50 })).toHaveLength(1);
+    expect(await gated.repo!.readFile('src/a.ts')).toBe('content of src/a.ts');
+    await gated.repo!.sync();
+    expect(await gated.repo!.listFiles()).toEqual(['src/a.ts']);
+    expect(await gated.repo!.recentChanges(['src/a.ts'], 14, 10)).toEqual([]);
+    const ref = await gated.chat!.postCard('card:inc-3', { text: 'card', blocks: [] });
+    await gated.chat!.updateCard(ref, { text: 'card', blocks: [] });
+    await gated.chat!.replyInThread(ref, 'reply:inc-3', { text: 'done', blocks: [] });
+    await gated.chat!.postEphemeral('C1', 'U1', 'only you');
+    await gated.searchDocs({ query: 'npe', limit: 3 });
+    await gated.searchCode({ query: 'npe', limit: 3 });
+    expect((await gated.chat!.check()).ok).toBe(true);
+    expect(Object.values(ports.calls).reduce((a, b) => a + b, 0)).toBe(12);
+    const audit = await h.audit.list({ incidentId: 'inc-3' });
+    expect(audit).toHaveLength(12);
+    expect(audit.every((e) => e.outcome === 'allowed' && e.traceId === 'trace-3' && e.actor.kind === 'pipeline')).toBe(true);
+  });
+
+  it('turn a refusal into a coded error before the port is reached', async () => {
+    const ports = buildFakePorts();
+    const h = buildHarness(env.redis, env.prefix, { deps: ports });
+    const gated = createGatedPorts(h.gateway, ports, { caller: { kind: 'pipeline' }, incidentId: 'inc-3' });
+    const storm = buildEvent({ correlationIds: { txn_id: '*' } });
+    await expect(gated.logs!.window({ event: storm, beforeMs: 1, afterMs: 1, limit: 5 })).rejects.toMatchObject({ code: 'ERR_TOOL_WILDCARD_PROHIBITED' });
+    await expect(gated.repo!.readFile('/etc/passwd')).rejects.toMatchObject({ code: 'ERR_VALIDATION_FAILED' });
+    expect(ports.calls).toEqual({});
+  });
+
+  it('refuse a port that is not configured, known but not runnable', async () => {
+    const ports = buildFakePorts();
+    const h = buildHarness(env.redis, env.prefix, { deps: {} });
+    const gated = createGatedPorts(h.gateway, ports, { caller: { kind: 'pipeline' } });
+    await expect(gated.repo!.listFiles()).rejects.toMatchObject({ code: 'ERR_TOOL_DENIED', message: expect.stringContaining('not configured') });
+  });
+});
