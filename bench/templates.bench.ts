@@ -3,6 +3,7 @@
  * single-thread throughput over all 20,000 messages.
  */
 import { readFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createTemplateMiner } from '../src/domain/templates/template-miner.js';
 import type { BenchReport } from './report.js';
@@ -125,6 +126,8 @@ export default async function (): Promise<BenchReport> {
     table: { columns: ['system', 'ga', 'ga_as_returned', 'groups', 'true_groups'], rows },
     detail: {
       messages_per_wall_s: throughput.perWallSecond,
+      // The wall-clock rate depends on what else the host runs; this says how busy it was.
+      load_average_1m: loadavg()[0],
       systems: Object.fromEntries(rows.map((r) => [r[0], { ga: r[1], ga_as_returned: r[2], groups: r[3], true_groups: r[4] }])),
     },
   };
