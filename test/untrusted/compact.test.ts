@@ -37,3 +37,16 @@ describe('compactLines', () => {
     expect(section.fenced).not.toContain('hunter2');
   });
 });
+
+describe('compactLines on hostile input', () => {
+  it('folds 16 KB lines by their shape, digits masked word by word', () => {
+    const lines = [
+      { id: 'log-0', text: 'a'.repeat(16_000) },
+      { id: 'log-1', text: `${'ab1'.repeat(5_000)}x` },
+      { id: 'log-2', text: `${'ab2'.repeat(5_000)}x` },
+    ];
+    const result = compactLines(lines, { maxLineChars: 100, maxTokens: 1_000 });
+    expect(result.shownIds).toEqual(['log-0', 'log-1', 'log-2']);
+    expect(result.text).toContain('[repeated 2× in total]');
+  });
+});

@@ -36,10 +36,12 @@ interface Group {
 }
 
 function similarityKey(text: string): string {
+  // Any word carrying a digit is a variable (ids, counts, hex, timestamps): mask it whole.
+  // Split-then-test stays linear where a single regex would backtrack on long digit-free words.
   return text
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '#')
-    .replace(/\b(?:0x)?[0-9a-f]{8,}\b/gi, '#')
-    .replace(/\d+/g, '#')
+    .split(/([\s=:,;()[\]{}"']+)/)
+    .map((piece) => (/\d/.test(piece) ? '#' : piece))
+    .join('')
     .trim();
 }
 
