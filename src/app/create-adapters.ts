@@ -4,13 +4,10 @@ import type { Redis } from 'ioredis';
 import { createConsoleChat } from '../adapters/console-chat/console-chat.js';
 import { createLocalEmbedder } from '../adapters/embedding/local-embedder.js';
 import { createFileLogSource } from '../adapters/file-logs/file-log-source.js';
-import { createGitFixPublisher } from '../adapters/git/git-fix-publisher.js';
-import { createGitRepository } from '../adapters/git/git-repository.js';
 import { createSplunkLogSource } from '../adapters/splunk/splunk-log-source.js';
 import { splunkOptionsFromEnv } from '../adapters/splunk/options-from-env.js';
-import { withRedisLock } from '../adapters/redis/redis-lock.js';
 import { createMemoryVectorStore } from '../adapters/vector/memory-vector-store.js';
-import { validateFix } from '../analysts/validate-fix.js';
+import { DEFAULT_FIX_LIMITS, validateFix } from '../analysts/validate-fix.js';
 import { searchCode } from '../code-search/search-code.js';
 import type { Config } from '../config/schema.js';
 import { createConfiguredAuthority } from '../gateway/authority.js';
@@ -22,7 +19,7 @@ import { ingestDocs } from '../retrieval/ingest-docs.js';
 import { seedSampleRemote } from '../sample/seed-sample-remote.js';
 import type { Adapters } from './adapters.js';
 import { createAnalystFactory } from './create-analyst.js';
-import { createNoPullRequests } from '../adapters/github/no-pull-requests.js';
+import { createCodeHost } from './create-code-host.js';
 import { medicPaths } from './paths.js';
 
 export interface AdapterContext {
@@ -45,14 +42,7 @@ export async function createAdapters({ config, redis, logger, chatOut }: Adapter
     ? createSplunkLogSource(splunk)
     : createFileLogSource({ dir: paths.logs, correlationFields: config.MEDIC_CORRELATION_FIELDS, onInvalid });
 
-  const remoteUrl = config.MEDIC_REPO_REMOTE ?? paths.sampleRemote;
-  // Worker processes sharing this data directory share one clone; git work on it takes turns.
-  const dataLock = <T>(fn: () => Promise<T>) => withRedisLock(redis, `${config.MEDIC_REDIS_PREFIX}lock:data:${paths.data}`, fn);
-  const gitRepo = createGitRepository({ remoteUrl, branch: config.MEDIC_REPO_BRANCH, workDir: paths.repoClone });
-  const repo: typeof gitRepo = { ...gitRepo, sync: () => dataLock(() => gitRepo.sync()), recentChanges: (...args) => dataLock(() => gitRepo.recentChanges(...args)) };
-  const gitPublisher = createGitFixPublisher({ remoteUrl, branch: config.MEDIC_REPO_BRANCH, workDir: paths.repoClone, worktreeRoot: paths.worktrees, logger });
-  const publisher: typeof gitPublisher = { ...gitPublisher, publish: (input) => dataLock(() => gitPublisher.publish(input)) };
-  const pullRequests = createNoPullRequests({ remote: remoteUrl });
+  const { repo, unlockedRepo, publisher, pullRequests, withDataLock } = createCodeHost({ config, redis, logger, paths });
 
   const embedder = createLocalEmbedder();
   const store = createMemoryVectorStore({ file: paths.vectors });
@@ -67,18 +57,21 @@ export async function createAdapters({ config, redis, logger, chatOut }: Adapter
     findSimilarDocs: ({ event, template, limit }) => findSimilarDocs(retrieval, { event, template, limit }),
     findRecentChanges: ({ event, candidates, sinceDays }) => findRecentChanges(repo, { event, candidates, sinceDays, limit: 10 }),
     searchCode: ({ incident }) =>
-      searchCode(repo, { text: `${incident.firstEvent.message}\n${incident.firstEvent.raw}`, impactedComponent: incident.rca?.impactedComponent, evidence: incident.rca?.rootCause }),
+      searchCode(repo, {
+        text: `${incident.firstEvent.message}\n${incident.firstEvent.raw}`, impactedComponent: incident.rca?.impactedComponent, evidence: incident.rca?.rootCause,
+        languages: config.MEDIC_CODE_LANGUAGES.length > 0 ? config.MEDIC_CODE_LANGUAGES : undefined, globs: config.MEDIC_CODE_GLOBS, maxBytes: config.MEDIC_CODE_MAX_BYTES,
+      }),
     validateFix: (draft, candidates) => {
-      const result = validateFix({ file: draft.file, newContent: draft.after, explanation: draft.explanation }, candidates);
+      const result = validateFix({ file: draft.file, newContent: draft.after, explanation: draft.explanation }, candidates, { ...DEFAULT_FIX_LIMITS, maxChangedLines: config.MEDIC_FIX_MAX_LINES });
       return result.ok ? result.proposal : result.reason;
     },
-    prepare: () => dataLock(async () => {
+    prepare: () => withDataLock(async () => {
       if (!config.MEDIC_REPO_REMOTE) {
         const seeded = await seedSampleRemote({ sourceDir: paths.sampleService, historyFile: paths.sampleHistory, remoteDir: paths.sampleRemote, branch: config.MEDIC_REPO_BRANCH });
         if (seeded.created) logger.info({ remote: seeded.remoteDir }, 'seeded the sample service remote');
       }
       await mkdir(paths.worktrees, { recursive: true });
-      await gitRepo.sync();
+      await unlockedRepo.sync();
       await store.ensure(embedder.id, embedder.dimension);
       const report = await ingestDocs(retrieval, { dir: paths.docs });
       logger.info({ ...report }, 'documents indexed');

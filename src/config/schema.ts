@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { boolFrom, intFrom, listFrom, optionalString, urlString } from './env-helpers.js';
+import { codeHostEnv, codeHostProblems } from './sections/code-host.js';
 import { slackEnv } from './sections/slack.js';
 import { splunkEnv } from './sections/splunk.js';
 
@@ -60,6 +61,9 @@ export const EnvSchema = z.object({
 
   ...splunkEnv,
   ...slackEnv,
+  ...codeHostEnv,
+}).superRefine((env, ctx) => {
+  for (const problem of codeHostProblems(env)) ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.message });
 });
 
 export type Config = z.infer<typeof EnvSchema>;

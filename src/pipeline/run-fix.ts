@@ -8,6 +8,7 @@ import type { Metrics } from '../observability/metrics.js';
 import type { IncidentStore } from '../adapters/redis/incident-store.js';
 import { presentIncidentCard } from '../presenters/incident-card.js';
 import { presentThreadReply } from '../presenters/thread-reply.js';
+import { presentPullRequestBody, presentPullRequestTitle } from '../presenters/pull-request-body.js';
 import type { Chat } from '../ports/chat.js';
 import type { FixPublisher, PullRequests } from '../ports/code.js';
 
@@ -61,7 +62,7 @@ export async function runFix(incidentId: string, proposalHash: string, deps: Fix
   }
   if (!isStepDone(incident, 'pull-request')) {
     const fix = incident.fix!;
-    const pr = fix.pushStatus === 'pushed' ? await deps.pullRequests.open({ branch: fix.branch, title: pullRequestTitle(incident), body: pullRequestBody(incident) }) : undefined;
+    const pr = fix.pushStatus === 'pushed' ? await deps.pullRequests.open({ branch: fix.branch, title: presentPullRequestTitle(pullRequestInput(incident)), body: presentPullRequestBody(pullRequestInput(incident)) }) : undefined;
     await record('pull-request', { fix: { ...fix, pullRequest: pr } }, { pullRequest: pr?.url ?? null });
   }
   if (!isStepDone(incident, 'thread-reply')) {
@@ -123,19 +124,16 @@ function commitMessage(incident: Incident): string {
   return redactSecrets([subject, '', ...body.filter(Boolean)].join('\n'));
 }
 
-function pullRequestTitle(incident: Incident): string {
-  return redactSecrets(`Medic: fix ${incident.service} — ${incident.title}`.slice(0, 120));
-}
-
-function pullRequestBody(incident: Incident): string {
-  const rca = incident.rca;
-  return redactSecrets(
-    [
-      `Incident \`${incident.id}\` (${incident.service}, ${incident.severity}).`,
-      rca ? `**Root cause** (confidence ${Math.round(rca.confidence * 100)}%): ${rca.rootCause}` : '',
-      rca?.evidenceIds.length ? `**Evidence**: ${rca.evidenceIds.join(', ')}` : '',
-      incident.proposal ? `**Change**: ${incident.proposal.explanation}` : '',
-      `**Approved by**: ${incident.decision?.actor.name ?? incident.decision?.actor.id ?? 'unknown'}`,
-    ].filter(Boolean).join('\n\n'),
-  );
+function pullRequestInput(incident: Incident) {
+  return {
+    incidentId: incident.id,
+    incidentTitle: incident.title,
+    rootCause: incident.rca?.rootCause ?? 'undetermined',
+    confidence: incident.rca?.confidence ?? 0,
+    evidence: (incident.rca?.evidenceIds ?? []).flatMap((id) => incident.logs?.entries.find((e) => e.id === id)?.message.split('\n', 1) ?? []),
+    approver: incident.decision?.actor.name ?? incident.decision?.actor.id ?? 'unknown',
+    file: incident.proposal?.file ?? '',
+    explanation: incident.proposal?.explanation ?? '',
+    recommendation: incident.recommendation?.summary,
+  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { presentPullRequestBody, presentPullRequestTitle } from '../../src/adapters/github/present-pull-request-body.js';
+import { presentPullRequestBody, presentPullRequestTitle } from '../../src/presenters/pull-request-body.js';
 
 const base = {
   incidentId: 'INC-9',

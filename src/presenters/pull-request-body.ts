@@ -3,7 +3,7 @@
  * root cause, the confidence, the evidence, who approved it and a link back to the incident.
  * Pure, redacted and size-capped; every line of untrusted text is quoted, never rendered as markup.
  */
-import { redactSecrets } from '../../domain/untrusted/redact.js';
+import { redactSecrets } from '../domain/untrusted/redact.js';
 
 export interface PullRequestBodyInput {
   incidentId: string;

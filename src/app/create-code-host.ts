@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import type { Redis } from 'ioredis';
+import { createGitFixPublisher } from '../adapters/git/git-fix-publisher.js';
+import { createGitRepository } from '../adapters/git/git-repository.js';
+import type { GitCredentials } from '../adapters/git/git-credentials.js';
+import { createGitHubClient, createGitHubTokenSource, DEFAULT_GITHUB_API_URL, type GitHubAuth } from '../adapters/github/github-client.js';
+import { createGitHubPullRequests } from '../adapters/github/github-pull-requests.js';
+import { createNoPullRequests } from '../adapters/github/no-pull-requests.js';
+import { withRedisLock } from '../adapters/redis/redis-lock.js';
+import type { Config } from '../config/schema.js';
+import type { Logger } from '../observability/logger.js';
+import type { CodeRepository, FixPublisher, PullRequests } from '../ports/code.js';
+import type { MedicPaths } from './paths.js';
+
+export interface CodeHost {
+  remoteUrl: string;
+  repo: CodeRepository;
+  /** The same clone without the cross-process lock, for work already inside it. */
+  unlockedRepo: CodeRepository;
+  publisher: FixPublisher;
+  pullRequests: PullRequests;
+  /** Runs `fn` holding the data-directory lock that every git operation on the clone takes. */
+  withDataLock<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * The code host from configuration: Medic's clone of MEDIC_REPO_REMOTE (or the local sample
+ * remote), credentials from GIT_TOKEN / GITHUB_TOKEN / a GitHub App, and GitHub PRs when
+ * GITHUB_REPOSITORY is set.
+ */
+export function createCodeHost({ config, redis, logger, paths }: { config: Config; redis: Redis; logger: Logger; paths: MedicPaths }): CodeHost {
+  const remoteUrl = config.MEDIC_REPO_REMOTE ?? paths.sampleRemote;
+  const baseUrl = config.GITHUB_API_URL ?? DEFAULT_GITHUB_API_URL;
+  const appKey = config.GITHUB_APP_PRIVATE_KEY ?? (config.GITHUB_APP_PRIVATE_KEY_FILE ? readFileSync(config.GITHUB_APP_PRIVATE_KEY_FILE, 'utf8') : undefined);
+  const auth: GitHubAuth | undefined = config.GITHUB_APP_ID && appKey && config.GITHUB_APP_INSTALLATION_ID
+    ? { appId: config.GITHUB_APP_ID, privateKey: appKey, installationId: config.GITHUB_APP_INSTALLATION_ID }
+    : config.GITHUB_TOKEN ? { token: config.GITHUB_TOKEN } : undefined;
+  const octokit = auth ? createGitHubClient({ baseUrl, auth, logger }) : undefined;
+  const gitToken = config.GIT_TOKEN ?? config.GITHUB_TOKEN;
+  const credentials: GitCredentials | undefined = gitToken ? { token: gitToken } : octokit && config.GITHUB_APP_ID ? { token: createGitHubTokenSource(octokit) } : undefined;
+
+  const git = { remoteUrl, branch: config.MEDIC_REPO_BRANCH, workDir: paths.repoClone, credentials };
+  // Worker processes sharing this data directory share one clone; git work on it takes turns.
+  const withDataLock = <T>(fn: () => Promise<T>) => withRedisLock(redis, `${config.MEDIC_REDIS_PREFIX}lock:data:${paths.data}`, fn);
+  const unlockedRepo = createGitRepository(git);
+  const gitPublisher = createGitFixPublisher({ ...git, worktreeRoot: paths.worktrees, logger, author: { name: config.MEDIC_GIT_AUTHOR_NAME, email: config.MEDIC_GIT_AUTHOR_EMAIL } });
+  const [owner, name] = (config.GITHUB_REPOSITORY ?? '').split('/');
+  const pullRequests = auth && owner && name
+    ? createGitHubPullRequests({ baseUrl, auth, owner, repo: name, defaultBranch: config.MEDIC_REPO_BRANCH, octokit, logger })
+    : createNoPullRequests({ remote: remoteUrl });
+  return {
+    remoteUrl,
+    unlockedRepo,
+    repo: { ...unlockedRepo, sync: () => withDataLock(() => unlockedRepo.sync()), recentChanges: (...args) => withDataLock(() => unlockedRepo.recentChanges(...args)) },
+    publisher: { ...gitPublisher, publish: (input) => withDataLock(() => gitPublisher.publish(input)) },
+    pullRequests,
+    withDataLock,
+  };
+}
