@@ -93,7 +93,7 @@ export function buildSlashCommand(ctx: InboundContext, command: string, text: st
 export function applyResponse(state: SandboxState, token: string, body: Record<string, unknown>): boolean {
   const target = state.responseUrls.get(token);
   if (!target) return false;
-  const text = String(body.text ?? '');
+  const text = typeof body.text === 'string' ? body.text : '';
   const blocks = Array.isArray(body.blocks) ? body.blocks : [];
   const source = target.messageTs ? state.find(target.messageTs) : undefined;
   if (source && body.delete_original === true) {

@@ -63,7 +63,7 @@ export async function handlePageAction(deps: PageDeps, action: string, input: Re
     return sendJson(res, 200, { status: 200 });
   }
   if (action === 'command') {
-    const fields = buildSlashCommand(ctx, deps.command, String(input.text ?? ''));
+    const fields = buildSlashCommand(ctx, deps.command, typeof input.text === 'string' ? input.text : '');
     const result = await forward(formBody(fields));
     const reply = parseAck(result.body);
     // An app may answer a command in its ack body; show that like Slack does, to the caller only.

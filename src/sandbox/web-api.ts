@@ -32,6 +32,7 @@ function present(m: SandboxMessage, withMetadata: boolean): Args {
   };
 }
 
+const textOf = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
 const flag = (v: unknown): boolean => v === true || v === 'true' || v === '1';
 
 type Method = (state: SandboxState, args: Args) => ApiReply;
@@ -44,7 +45,7 @@ const methods: Record<string, Method> = {
     const threadTs = typeof args.thread_ts === 'string' && args.thread_ts ? args.thread_ts : undefined;
     if (threadTs && !state.find(threadTs)) return fail('thread_not_found');
     const metadata = json(args.metadata) as SandboxMessage['metadata'];
-    const m = state.add({ channel, user: SANDBOX_BOT.userId, botId: SANDBOX_BOT.botId, text: String(args.text ?? ''), blocks: (json(args.blocks) as unknown[]) ?? [], ...(metadata ? { metadata } : {}), ...(threadTs ? { threadTs } : {}) });
+    const m = state.add({ channel, user: SANDBOX_BOT.userId, botId: SANDBOX_BOT.botId, text: textOf(args.text), blocks: (json(args.blocks) as unknown[]) ?? [], ...(metadata ? { metadata } : {}), ...(threadTs ? { threadTs } : {}) });
     return ok({ channel, ts: m.ts, message: present(m, true) });
   },
   'chat.update': (state, args) => {
@@ -52,7 +53,7 @@ const methods: Record<string, Method> = {
     if (!state.resolveChannel(args.channel)) return fail('channel_not_found');
     if (!m) return fail('message_not_found');
     if (m.user !== SANDBOX_BOT.userId) return fail('cant_update_message');
-    m.text = String(args.text ?? m.text);
+    m.text = textOf(args.text, m.text);
     if (args.blocks !== undefined) m.blocks = (json(args.blocks) as unknown[]) ?? [];
     m.edited = true;
     state.touch();
@@ -69,7 +70,7 @@ const methods: Record<string, Method> = {
     const channel = state.resolveChannel(args.channel);
     if (!channel) return fail('channel_not_found');
     if (typeof args.user !== 'string' || !args.user) return fail('user_not_in_channel');
-    const m = state.add({ channel, user: SANDBOX_BOT.userId, botId: SANDBOX_BOT.botId, text: String(args.text ?? ''), blocks: (json(args.blocks) as unknown[]) ?? [], ephemeralFor: args.user });
+    const m = state.add({ channel, user: SANDBOX_BOT.userId, botId: SANDBOX_BOT.botId, text: textOf(args.text), blocks: (json(args.blocks) as unknown[]) ?? [], ephemeralFor: args.user });
     return ok({ message_ts: m.ts });
   },
   'conversations.history': (state, args) => {

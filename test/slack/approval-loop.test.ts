@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- Slack payloads are JSON documents; tests read and reshape them freely. */
 /**
  * The approval loop through the real Bolt app and the real Web API client, with the sandbox as
  * Slack: who may approve is decided from the verified user id, the button value only names the

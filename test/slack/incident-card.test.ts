@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- Slack payloads are JSON documents; tests read and reshape them freely. */
 /** The incident card presenter: structure, limits and untrusted text, without snapshots. */
 import { describe, expect, it } from 'vitest';
 import { LIMITS, measureText } from '../../src/presenters/block-limits.js';
@@ -7,7 +8,10 @@ import { buildAnalysedIncident, buildIncident } from '../fixtures/slack/build-in
 import type { Incident } from '../../src/domain/incident.js';
 
 type Block = Record<string, any>;
-const card = (incident: Incident) => presentIncidentCard({ incident });
+const card = (incident: Incident) => {
+  const message = presentIncidentCard({ incident });
+  return { text: message.text, blocks: message.blocks as Block[] };
+};
 const all = (blocks: Block[]) => JSON.stringify(blocks);
 const byId = (blocks: Block[], id: string) => blocks.find((b) => b.block_id === id);
 const texts = (blocks: Block[]): string[] => blocks.flatMap((b) => [b.text?.text, ...(b.elements ?? []).map((e: Block) => e.text?.text ?? e.text)]).filter((t): t is string => typeof t === 'string');

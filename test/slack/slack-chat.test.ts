@@ -2,6 +2,7 @@
  * The Slack chat adapter over the real @slack/web-api client against the sandbox's Web API:
  * the Chat contract, the wire format, and every fault an operator or a job must survive.
  */
+import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSlackChat } from '../../src/adapters/slack/slack-chat.js';
 import { createSlackWebClient } from '../../src/adapters/slack/web-client.js';
@@ -64,7 +65,7 @@ describe('Slack chat adapter: faults', () => {
     sandbox.injectFault({ method: 'chat.postMessage', status: 429, retryAfterSeconds: 1 });
     const client = createSlackWebClient({ token: TOKEN, apiUrl: sandbox.apiUrl, retries: 2, minRetryDelayMs: 10, maxRetryDelayMs: 20 });
     const waits: number[] = [];
-    client.on('rate_limited', (seconds: number) => waits.push(seconds));
+    client.on(webApi.WebClientEvent.RATE_LIMITED, (seconds: number) => waits.push(seconds));
     const ref = await createSlackChat({ channel: 'incidents', client }).postCard('rate-limited', message);
     expect(waits).toEqual([1]);
     expect(top().filter((m) => m.ts === ref.ts)).toHaveLength(1);

@@ -44,7 +44,7 @@ function dropDuplicates(ledger: DeliveryLedger): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     const key = deliveryKey(args.body as unknown as Record<string, unknown>);
     if (key !== undefined && !ledger.claim(key)) {
-      if ('ack' in args && typeof args.ack === 'function') await (args.ack as () => Promise<void>)();
+      if ('ack' in args && typeof args.ack === 'function') await args.ack();
       args.logger.debug(`Dropped a duplicate Slack delivery ${key}`);
       return;
     }
@@ -93,7 +93,7 @@ export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
         return {};
       }
       const port = options.port ?? 3000;
-      const server = (await app.start(options.host ? { port, host: options.host } as never : port)) as Server;
+      const server: Server = await app.start(options.host ? { port, host: options.host } : port);
       const address = server.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address === '::' ? '::1' : address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
       return { eventsUrl: `http://${host}:${address.port}/slack/events` };

@@ -25,7 +25,7 @@ export const slackEnv = {
   MEDIC_SANDBOX_EVENTS_URL: urlString,
 };
 
-const SlackEnvObject = z.object(slackEnv);
+export const SlackEnvObject = z.object(slackEnv);
 export type SlackEnv = z.infer<typeof SlackEnvObject>;
 
 /** `auto` picks Slack when a bot token is set, otherwise the sandbox. */

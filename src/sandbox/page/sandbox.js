@@ -1,3 +1,4 @@
+/* global document, localStorage, fetch, setTimeout */
 // Medic's local Slack sandbox page: renders the channel from the Block Kit JSON the sandbox holds
 // and sends clicks, modal submissions and slash commands to the sandbox, which signs them and
 // forwards them to Medic exactly as Slack would. Every node is built with textContent: untrusted

@@ -2,7 +2,7 @@ import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { ActionId, DecisionValue, parseValue } from '../../../presenters/card-actions.js';
 import { presentRejectModal } from '../../../presenters/reject-modal.js';
 import { asMedicError } from '../../../domain/errors.js';
-import { runUseCase, slackCaller, tellUser, type ListenerDeps } from './listener-deps.js';
+import { clickedMessage, runUseCase, slackCaller, tellUser, type ListenerDeps } from './listener-deps.js';
 
 const INVALID = 'This button is no longer valid. Use `/medic status <incident>` for the current card.';
 
@@ -14,7 +14,7 @@ const INVALID = 'This button is no longer valid. Use `/medic status <incident>` 
 export function registerDecisionActions(app: App, deps: ListenerDeps): void {
   app.action<BlockAction<ButtonAction>>({ type: 'block_actions', action_id: ActionId.Approve }, async ({ ack, body, action, client, logger }) => {
     await ack();
-    const channel = body.container?.channel_id ?? body.channel?.id;
+    const { channel } = clickedMessage(body);
     const value = parseValue(DecisionValue, action.value);
     if (!value) return tellUser(client, logger, channel, body.user.id, INVALID);
     const result = await runUseCase(logger, 'approve the fix', () =>
@@ -26,7 +26,7 @@ export function registerDecisionActions(app: App, deps: ListenerDeps): void {
 
   app.action<BlockAction<ButtonAction>>({ type: 'block_actions', action_id: ActionId.Reject }, async ({ ack, body, action, client, logger }) => {
     await ack();
-    const channel = body.container?.channel_id ?? body.channel?.id;
+    const { channel, ts } = clickedMessage(body);
     const value = parseValue(DecisionValue, action.value);
     if (!value) return tellUser(client, logger, channel, body.user.id, INVALID);
     // Asking a non-approver for a reason they cannot give would be rude; the use-case re-checks.
@@ -37,7 +37,6 @@ export function registerDecisionActions(app: App, deps: ListenerDeps): void {
         : 'Only approvers can reject a fix. Ask someone in the approver group.';
       return tellUser(client, logger, channel, body.user.id, text);
     }
-    const ts = body.container?.message_ts ?? body.message?.ts;
     const card = channel && ts ? { channel, ts } : undefined;
     const view = presentRejectModal({ ...value, ...(card ? { card } : {}) }, body.message?.text ?? '');
     try {

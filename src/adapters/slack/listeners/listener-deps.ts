@@ -39,3 +39,14 @@ export async function tellUser(client: SlackWebClient, logger: Logger, channel: 
     logger.warn(`Could not post an ephemeral message: ${toSlackError(error, 'chat.postEphemeral', channel).message}`);
   }
 }
+
+/**
+ * Where a clicked message lives. Slack documents `container` for every message action (`channel`
+ * and `message` are absent for ephemerals), and Bolt types it loosely, hence the narrowing here.
+ */
+export function clickedMessage(body: { container?: unknown; channel?: { id?: string } }): { channel?: string; ts?: string } {
+  const container = (body.container ?? {}) as { channel_id?: unknown; message_ts?: unknown };
+  const channel = typeof container.channel_id === 'string' ? container.channel_id : body.channel?.id;
+  const ts = typeof container.message_ts === 'string' ? container.message_ts : undefined;
+  return { ...(channel ? { channel } : {}), ...(ts ? { ts } : {}) };
+}
