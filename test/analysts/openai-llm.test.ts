@@ -123,6 +123,14 @@ describe('OpenAI LLM adapter against the loopback server', () => {
     expect(error?.message).not.toMatch(/sk-test/);
   });
 
+  it('does not sleep through a retry-after over the cap: fails at once, saying so', async () => {
+    server.script({ fault: 'rate-limit', retryAfterSeconds: 3_600 }, good);
+    const error = await failure(llm({ maxRetryWaitMs: 1_000 }).complete(request));
+    expect(error).toMatchObject({ code: ErrorCode.UpstreamUnavailable, transient: true });
+    expect(error?.message).toMatch(/asked to wait 3600 s, over MEDIC_LLM_MAX_RETRY_WAIT_MS/);
+    expect(server.chatRequests()).toHaveLength(1);
+  });
+
   it('checks the endpoint through GET /models', async () => {
     await expect(llm().check()).resolves.toMatchObject({ ok: true, name: 'llm' });
   });

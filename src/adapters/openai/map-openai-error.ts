@@ -5,6 +5,7 @@
 import OpenAI from 'openai';
 import { ErrorCode, MedicError } from '../../domain/errors.js';
 import { redactSecrets } from '../../domain/untrusted/redact.js';
+import { RETRY_WAIT_HEADER } from './cap-retry-wait.js';
 
 export interface ErrorContext {
   host: string;
@@ -26,6 +27,10 @@ export function mapOpenAiError(error: unknown, ctx: ErrorContext): MedicError {
   }
   if (error instanceof OpenAI.APIConnectionError) {
     return unavailable(`The model endpoint ${at} could not be reached after ${ctx.maxRetries} retries (${detail}); check OPENAI_BASE_URL and the network.`);
+  }
+  const wait = error instanceof OpenAI.APIError ? (error.headers as Headers | undefined)?.get(RETRY_WAIT_HEADER) : undefined;
+  if (wait && error instanceof OpenAI.APIError) {
+    return unavailable(`The model endpoint ${at} answered ${error.status} and asked to wait ${Math.round(Number(wait) / 1000)} s, over MEDIC_LLM_MAX_RETRY_WAIT_MS; Medic did not wait. Try again later or raise the quota.`);
   }
   if (error instanceof OpenAI.RateLimitError) {
     return unavailable(`The model endpoint ${at} is rate-limiting (429 ${error.code ?? ''}) after ${ctx.maxRetries} retries; wait, raise the quota, or lower MEDIC_LLM_TOKENS_PER_DAY.`);

@@ -10,6 +10,7 @@ import { zodResponseFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
 import { ErrorCode, MedicError } from '../../domain/errors.js';
 import type { Llm, LlmRequest, LlmResponse, LlmUsage } from '../../ports/llm.js';
+import { createCappedRetryFetch } from './cap-retry-wait.js';
 import { mapOpenAiError } from './map-openai-error.js';
 import { readAnswer, repairInstruction } from './read-answer.js';
 
@@ -23,6 +24,8 @@ export interface OpenAiLlmOptions {
   timeoutMs: number;
   maxRetries: number;
   responseFormat: ResponseFormatMode;
+  /** A server asking to wait longer than this fails the call at once instead of stalling the job. */
+  maxRetryWaitMs?: number;
 }
 
 function hostOf(baseURL: string | undefined): string {
@@ -34,7 +37,13 @@ function hostOf(baseURL: string | undefined): string {
 }
 
 export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
-  const client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL ?? 'https://api.openai.com/v1', timeout: options.timeoutMs, maxRetries: options.maxRetries });
+  const client = new OpenAI({
+    apiKey: options.apiKey,
+    baseURL: options.baseURL ?? 'https://api.openai.com/v1',
+    timeout: options.timeoutMs,
+    maxRetries: options.maxRetries,
+    fetch: createCappedRetryFetch(options.maxRetryWaitMs ?? 30_000),
+  });
   const host = hostOf(options.baseURL);
   // Learned once per process: a server that rejects json_schema gets JSON mode from then on.
   let mode: ResponseFormatMode = options.responseFormat;

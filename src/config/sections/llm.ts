@@ -18,6 +18,8 @@ export const llmEnv = {
   MEDIC_LLM_RESPONSE_FORMAT: z.enum(['json_schema', 'json_object']).default('json_schema'),
   MEDIC_LLM_TIMEOUT_MS: intFrom(60_000, 1_000),
   MEDIC_LLM_MAX_RETRIES: intFrom(3, 0, 10),
+  /** A 429/5xx asking to wait longer than this fails at once (the analysis degrades) instead of stalling a job. */
+  MEDIC_LLM_MAX_RETRY_WAIT_MS: intFrom(30_000, 0, 600_000),
   MEDIC_LLM_MAX_TOKENS_RCA: intFrom(1_200, 100, 32_000),
   MEDIC_LLM_MAX_TOKENS_RECOMMEND: intFrom(600, 100, 32_000),
   MEDIC_LLM_MAX_TOKENS_FIX: intFrom(4_000, 200, 64_000),
