@@ -106,3 +106,20 @@ describe('memory vector store', () => {
     expect(selectTopK([0.1], 0)).toEqual([]);
   });
 });
+
+describe('memory vector store shared by processes with different embedders', () => {
+  it('refuses to write into an index another process rebuilt for another embedder', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'medic-memory-'));
+    try {
+      const file = join(dir, 'docs.mdv');
+      const worker = createMemoryVectorStore({ file });
+      await worker.ensure('e1', 2);
+      await createMemoryVectorStore({ file }).ensure('e2', 2);
+      const error = await worker.upsert([{ id: 'a', vector: [1, 0], payload: {} }]).catch((e: unknown) => e);
+      expect((error as MedicError).code).toBe(ErrorCode.Conflict);
+      expect((error as MedicError).message).toContain('MEDIC_EMBEDDER');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -57,6 +57,18 @@ describe('Qdrant vector store (wire details)', () => {
     expect(await restarted.count()).toBe(0);
   });
 
+  it('checks the collection again after recheckMs, so another process’s rebuild is noticed', async () => {
+    const worker = createQdrantVectorStore({ url: qdrant.url, apiKey: 'qdrant-secret', collection: 'medic_docs', recheckMs: 0 });
+    await worker.ensure('e1', 2);
+    await worker.upsert([{ id: 'a', vector: [1, 0], payload: {} }]);
+    expect(await open().ensure('e2', 2)).toBe(true);
+    const other = open();
+    await other.ensure('e2', 2);
+    await other.upsert([{ id: 'b', vector: [0, 1], payload: {} }]);
+    expect(await worker.ensure('e1', 2)).toBe(true);
+    expect(await worker.count()).toBe(0);
+  });
+
   it('says to check QDRANT_API_KEY on 401, without echoing it', async () => {
     const error = await failure(open({ apiKey: 'wrong-key' }).ensure('e1', 2));
     expect(error.code).toBe(ErrorCode.Unauthorized);

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { ErrorCode, MedicError } from '../../domain/errors.js';
 import type { ServiceCheck } from '../../ports/service-check.js';
 import type { VectorHit, VectorPoint, VectorQuery, VectorStore } from '../../ports/retrieval.js';
 import { assertEnsured, assertUnitable } from './check-vector.js';
@@ -42,6 +43,9 @@ function fromSnapshot(snapshot: VectorSnapshot): IndexState {
  */
 export function createMemoryVectorStore(options: MemoryVectorStoreOptions = {}): VectorStore {
   let state: IndexState | undefined;
+  // What this instance was ensured for; if another process rebuilt the file for a different
+  // embedder, writing or querying with ours would mix vector spaces, so that is refused.
+  let ensuredFor: string | undefined;
   let diskStamp: string | undefined;
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -78,6 +82,14 @@ export function createMemoryVectorStore(options: MemoryVectorStoreOptions = {}):
     diskStamp = await stampOf(options.file);
   }
 
+  function ensuredState(): IndexState {
+    const current = assertEnsured(ensuredFor === undefined ? undefined : state);
+    if (current.embedderId !== ensuredFor) {
+      throw new MedicError(ErrorCode.Conflict, `The vector index was rebuilt for ${current.embedderId} by another process; this one embeds with ${ensuredFor}. Give every Medic process the same MEDIC_EMBEDDER and model.`);
+    }
+    return current;
+  }
+
   function removeRow(current: IndexState, id: string): void {
     const row = current.rowOf.get(id);
     if (row === undefined) return;
@@ -97,6 +109,7 @@ export function createMemoryVectorStore(options: MemoryVectorStoreOptions = {}):
     ensure: (embedderId, dimension) =>
       exclusive(async () => {
         await syncFromDisk();
+        ensuredFor = embedderId;
         if (state && state.embedderId === embedderId && state.matrix.dimension === dimension) return false;
         // A different embedder's vectors live in another space: never mix, start over.
         const rebuilt = state !== undefined;
@@ -108,7 +121,7 @@ export function createMemoryVectorStore(options: MemoryVectorStoreOptions = {}):
     upsert: (points: VectorPoint[]) =>
       exclusive(async () => {
         await syncFromDisk();
-        const current = assertEnsured(state);
+        const current = ensuredState();
         // Check every point before touching the index, so a bad batch changes nothing.
         const vectors = points.map((p) => assertUnitable(p.vector, current.matrix.dimension, `Point ${p.id}`));
         points.forEach((point, i) => {
@@ -129,7 +142,7 @@ export function createMemoryVectorStore(options: MemoryVectorStoreOptions = {}):
     delete: (ids: string[]) =>
       exclusive(async () => {
         await syncFromDisk();
-        const current = assertEnsured(state);
+        const current = ensuredState();
         for (const id of ids) removeRow(current, id);
         await persist(current);
       }),
@@ -137,7 +150,7 @@ export function createMemoryVectorStore(options: MemoryVectorStoreOptions = {}):
     query: (query: VectorQuery) =>
       exclusive(async (): Promise<VectorHit[]> => {
         await syncFromDisk();
-        const current = assertEnsured(state);
+        const current = ensuredState();
         const vector = assertUnitable(query.vector, current.matrix.dimension, 'The query vector');
         const scores = current.matrix.scoreAll(vector);
         const service = query.filter?.service;

@@ -13,6 +13,8 @@ export interface QdrantVectorStoreOptions {
   timeoutMs?: number;
   /** Points per upsert request. */
   batchSize?: number;
+  /** How long a successful ensure() is trusted before the collection is checked again. */
+  recheckMs?: number;
 }
 
 // Medic's bookkeeping inside each payload: the original document id (point ids must be UUIDs) and
@@ -48,7 +50,9 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Vect
       return 'QDRANT_URL';
     }
   })();
-  let ensured: { embedderId: string; dimension: number } | undefined;
+  let ensured: { embedderId: string; dimension: number; at: number } | undefined;
+  // Re-checked now and then: another process with a different embedder may have rebuilt the collection.
+  const recheckMs = options.recheckMs ?? 60_000;
 
   async function call<T>(what: string, work: () => Promise<T>): Promise<T> {
     try {
@@ -81,7 +85,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Vect
   return {
     ensure: (embedderId, dimension) =>
       call(`ensuring collection ${name}`, async () => {
-        if (ensured?.embedderId === embedderId && ensured.dimension === dimension) return false;
+        if (ensured?.embedderId === embedderId && ensured.dimension === dimension && Date.now() - ensured.at < recheckMs) return false;
         let rebuilt = false;
         if (!(await client.collectionExists(name)).exists) {
           await create(dimension);
@@ -90,7 +94,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Vect
           await create(dimension);
           rebuilt = true;
         }
-        ensured = { embedderId, dimension };
+        ensured = { embedderId, dimension, at: Date.now() };
         return rebuilt;
       }),
 
