@@ -90,6 +90,13 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
     const target = writes && spec.target ? `${spec.upstream}:${spec.target(args)}` : undefined;
     const token = target ? await locks.acquire(target) : undefined;
     if (target && !token) return deny(spec.name, spec, ctx, ErrorCode.Conflict, `another action on ${target} is in flight; try again when it finishes`, argsHash, run.extra);
+    let unlocked = false;
+    // Released alongside the audit append (one connection keeps the order), saving a round trip.
+    const unlock = async () => {
+      if (unlocked || !target || !token) return;
+      unlocked = true;
+      await locks.release(target, token);
+    };
     const extra = { ...run.extra, ...(run.approval ? { approvalId: run.approval.approvalId } : {}), ...(run.approverId ? { approverId: run.approverId } : {}), ...(run.capped.length ? { capped: run.capped } : {}) };
     try {
       const timeoutMs = spec.timeoutMs ?? (writes ? (options.writeTimeoutMs ?? 120_000) : (options.readTimeoutMs ?? 5_000));
@@ -99,20 +106,24 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
       } catch (thrown) {
         breakers.recordFailure(spec.upstream, thrown);
         const error = asMedicError(thrown);
-        await record({ tool: spec.name, effect: spec.effect, decision: 'failed', reason: error.message, argsHash, ctx, code: error.code, extra });
+        await Promise.all([record({ tool: spec.name, effect: spec.effect, decision: 'failed', reason: error.message, argsHash, ctx, code: error.code, extra }), unlock()]);
         return { status: 'failed', code: error.code, reason: error.message, argsHash, error };
       }
       breakers.recordSuccess(spec.upstream);
       if (spec.cacheable) cache.set(`${spec.name}:${argsHash}`, value);
       const grant = spec.grants?.(args, value);
-      if (grant && ctx.incidentId && run.approverId) {
-        await approvals.recordApproval({ tool: grant.tool, argsHash: hashArgs(grant.key), incidentId: ctx.incidentId, approverId: run.approverId });
-      }
-      if (run.approval && !spec.idempotent) await approvals.consumeApproval(run.approval);
-      await record({ tool: spec.name, effect: spec.effect, decision: 'executed', reason: 'done', argsHash, ctx, extra });
+      await Promise.all([
+        grant && ctx.incidentId && run.approverId
+          ? approvals.recordApproval({ tool: grant.tool, argsHash: hashArgs(grant.key), incidentId: ctx.incidentId, approverId: run.approverId })
+          : undefined,
+        // Spent before the lock is freed, so no second call can run on the same click.
+        run.approval && !spec.idempotent ? approvals.consumeApproval(run.approval) : undefined,
+        record({ tool: spec.name, effect: spec.effect, decision: 'executed', reason: 'done', argsHash, ctx, extra }),
+        unlock(),
+      ]);
       return { status: 'executed', value, fromCache: false, argsHash, capped: run.capped };
     } finally {
-      if (target && token) await locks.release(target, token);
+      await unlock();
     }
   }
 
