@@ -65,7 +65,7 @@ export function validateFix(
   }
   const changed = countChangedLines(candidate.content, after);
   if (changed > limits.maxChangedLines) {
-    return { ok: false, reason: `Refused a fix for ${file}: it changes ${changed} lines, over the ${limits.maxChangedLines}-line limit (MEDIC_FIX_MAX_CHANGED_LINES); investigate by hand.` };
+    return { ok: false, reason: `Refused a fix for ${file}: it changes ${changed} lines, over the ${limits.maxChangedLines}-line limit (MEDIC_FIX_MAX_LINES); investigate by hand.` };
   }
   const explanation = answer.explanation.slice(0, 2_000);
   return { ok: true, draft: { file, after, explanation }, proposal: createFixProposal({ file, before: candidate.content, after, explanation }) };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { EnvSchema } from '../../src/config/schema.js';
 import { llmEnv } from '../../src/config/sections/llm.js';
 
 const schema = z.object(llmEnv);
@@ -7,22 +8,25 @@ const schema = z.object(llmEnv);
 describe('llm config section', () => {
   it('has working defaults for every variable', () => {
     expect(schema.parse({})).toMatchObject({
-      MEDIC_MODEL: 'gpt-4o-mini',
-      MEDIC_LLM_RESPONSE_FORMAT: 'json_schema',
+      MEDIC_LLM_MAX_RETRY_WAIT_MS: 30_000,
+      MEDIC_LLM_MAX_TOKENS_FIX: 4_000,
       MEDIC_FIX_MIN_CONFIDENCE: 0.5,
       MEDIC_FIX_EXCLUDED_SEVERITIES: ['info', 'debug'],
-      MEDIC_LLM_TOKENS_PER_INCIDENT: 60_000,
     });
   });
 
   it('reads overrides and rejects values outside their range', () => {
-    expect(schema.parse({ MEDIC_FIX_MIN_CONFIDENCE: '0.7', MEDIC_FIX_EXCLUDED_SEVERITIES: 'warning,info', MEDIC_MODEL_RCA: '' })).toMatchObject({
+    expect(schema.parse({ MEDIC_FIX_MIN_CONFIDENCE: '0.7', MEDIC_FIX_EXCLUDED_SEVERITIES: 'warning,info', MEDIC_PROMPTS_DIR: '' })).toMatchObject({
       MEDIC_FIX_MIN_CONFIDENCE: 0.7,
       MEDIC_FIX_EXCLUDED_SEVERITIES: ['warning', 'info'],
-      MEDIC_MODEL_RCA: undefined,
+      MEDIC_PROMPTS_DIR: undefined,
     });
     expect(schema.safeParse({ MEDIC_FIX_MIN_CONFIDENCE: '1.5' }).success).toBe(false);
     expect(schema.safeParse({ MEDIC_FIX_EXCLUDED_SEVERITIES: 'low' }).success).toBe(false);
-    expect(schema.safeParse({ MEDIC_LLM_RESPONSE_FORMAT: 'text' }).success).toBe(false);
+  });
+
+  it('adds no variable the schema already defines, so merging it cannot shadow one', () => {
+    const existing = Object.keys((EnvSchema as unknown as { shape?: object }).shape ?? (EnvSchema as unknown as { in: { shape: object } }).in.shape);
+    expect(Object.keys(llmEnv).filter((name) => existing.includes(name))).toEqual([]);
   });
 });

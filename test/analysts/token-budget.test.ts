@@ -23,10 +23,10 @@ describe('Redis token budget', () => {
     let now = new Date('2026-03-02T23:00:00Z');
     const budget = createTokenBudget(redis, prefix, { perIncident: 1_000, perDay: 1_500 }, () => now);
     await budget.record('INC-1', 900);
-    await expect(budget.reserve('INC-1', 200)).rejects.toMatchObject({ code: ErrorCode.BudgetExhausted, message: expect.stringMatching(/MEDIC_LLM_TOKENS_PER_INCIDENT/) });
+    await expect(budget.reserve('INC-1', 200)).rejects.toMatchObject({ code: ErrorCode.BudgetExhausted, message: expect.stringMatching(/MEDIC_TOKEN_BUDGET_INCIDENT/) });
     await budget.reserve('INC-2', 500);
     await budget.record('INC-2', 500);
-    await expect(budget.reserve('INC-3', 200)).rejects.toThrow(/MEDIC_LLM_TOKENS_PER_DAY/);
+    await expect(budget.reserve('INC-3', 200)).rejects.toThrow(/MEDIC_TOKEN_BUDGET_DAY/);
     now = new Date('2026-03-03T00:00:01Z');
     await budget.reserve('INC-3', 200);
     expect(await budget.spent('INC-1')).toEqual({ incident: 900, day: 0 });

@@ -33,13 +33,13 @@ export function mapOpenAiError(error: unknown, ctx: ErrorContext): MedicError {
     return unavailable(`The model endpoint ${at} answered ${error.status} and asked to wait ${Math.round(Number(wait) / 1000)} s, over MEDIC_LLM_MAX_RETRY_WAIT_MS; Medic did not wait. Try again later or raise the quota.`);
   }
   if (error instanceof OpenAI.RateLimitError) {
-    return unavailable(`The model endpoint ${at} is rate-limiting (429 ${error.code ?? ''}) after ${ctx.maxRetries} retries; wait, raise the quota, or lower MEDIC_LLM_TOKENS_PER_DAY.`);
+    return unavailable(`The model endpoint ${at} is rate-limiting (429 ${error.code ?? ''}) after ${ctx.maxRetries} retries; wait, raise the quota, or lower MEDIC_TOKEN_BUDGET_DAY.`);
   }
   if (error instanceof OpenAI.AuthenticationError || error instanceof OpenAI.PermissionDeniedError) {
     return rejected(`The model endpoint ${at} refused the credentials (${error.status}); check OPENAI_API_KEY.`);
   }
   if (error instanceof OpenAI.NotFoundError) {
-    return rejected(`The model endpoint ${at} does not know this model or path (404); check MEDIC_MODEL and OPENAI_BASE_URL (it should end in /v1).`);
+    return rejected(`The model endpoint ${at} does not know this model or path (404); check MEDIC_LLM_MODEL and OPENAI_BASE_URL (it should end in /v1).`);
   }
   if (error instanceof OpenAI.InternalServerError) {
     return unavailable(`The model endpoint ${at} failed with ${error.status} after ${ctx.maxRetries} retries; try again later.`);

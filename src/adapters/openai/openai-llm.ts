@@ -84,7 +84,7 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
           const reading = readAnswer(completion, request.schema, { step: request.step, maxTokens: request.maxTokens });
           if (reading.ok) return { value: reading.value, usage, model: completion.model || model };
           if (attempt === 1) {
-            throw new MedicError(ErrorCode.ModelOutputInvalid, `No usable model answer for step ${request.step} after one repair: ${reading.problem}; try a stronger model (MEDIC_MODEL_${request.step.toUpperCase()}).`);
+            throw new MedicError(ErrorCode.ModelOutputInvalid, `No usable model answer for step ${request.step} after one repair: ${reading.problem}; try a stronger model (MEDIC_LLM_MODEL_${request.step.toUpperCase()}).`);
           }
           messages.push({ role: 'assistant', content: reading.content.slice(0, 8_000) }, { role: 'user', content: repairInstruction(reading.problem) });
         }

@@ -37,13 +37,13 @@ export function createTokenBudget(redis: Redis, prefix: string, limits: TokenLim
       if (limits.perIncident > 0 && incidentId && used.incident + estimate > limits.perIncident) {
         throw new MedicError(
           ErrorCode.BudgetExhausted,
-          `incident ${incidentId} has used ${used.incident} of its ${limits.perIncident} LLM tokens and the next call needs ~${estimate}; Medic stopped spending on it. Raise MEDIC_LLM_TOKENS_PER_INCIDENT to allow more.`,
+          `incident ${incidentId} has used ${used.incident} of its ${limits.perIncident} LLM tokens and the next call needs ~${estimate}; Medic stopped spending on it. Raise MEDIC_TOKEN_BUDGET_INCIDENT to allow more.`,
         );
       }
       if (limits.perDay > 0 && used.day + estimate > limits.perDay) {
         throw new MedicError(
           ErrorCode.BudgetExhausted,
-          `today's LLM budget is spent (${used.day} of ${limits.perDay} tokens, next call ~${estimate}); Medic stops spending until UTC midnight. Raise MEDIC_LLM_TOKENS_PER_DAY to allow more.`,
+          `today's LLM budget is spent (${used.day} of ${limits.perDay} tokens, next call ~${estimate}); Medic stops spending until UTC midnight. Raise MEDIC_TOKEN_BUDGET_DAY to allow more.`,
         );
       }
     },
