@@ -83,6 +83,10 @@ export async function createSlackSandbox(options: SlackSandboxOptions): Promise<
       else res.end();
     });
   });
+  // Clients keep connections alive; a server closing an idle socket just as a client reuses it makes
+  // a spurious ECONNRESET, so the sandbox keeps idle sockets longer than any client here does.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());

@@ -26,14 +26,14 @@ export interface SlackHarness {
 export async function startSlackHarness(options: { approvers?: string[] } = {}): Promise<SlackHarness> {
   let eventsUrl = '';
   const sandbox = await createSlackSandbox({ port: 0, signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, medicEventsUrl: () => eventsUrl });
-  const client = createSlackWebClient({ token: BOT_TOKEN, apiUrl: sandbox.apiUrl, retries: 0 });
+  const client = createSlackWebClient({ token: BOT_TOKEN, apiUrl: sandbox.apiUrl, retries: 2, minRetryDelayMs: 10, maxRetryDelayMs: 50 });
   // Approval by group membership: the sandbox's approver group holds Alice (U0APPROVER) only.
   const authority = createSlackAuthority({ approvers: options.approvers ?? [], approverGroup: SANDBOX_APPROVER_GROUP, client, cacheMs: 60_000 });
   const chat = createSlackChat({ client, channel: 'incidents' });
   const commands = new FakeIncidentCommands({ authority, chat });
   const slack = createSlackApp({
     botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, apiUrl: sandbox.apiUrl, port: 0, host: '127.0.0.1',
-    commands, authority, retries: 0, botId: SANDBOX_BOT.botId, botUserId: SANDBOX_BOT.userId,
+    commands, authority, retries: 2, botId: SANDBOX_BOT.botId, botUserId: SANDBOX_BOT.userId,
   });
   eventsUrl = (await slack.start()).eventsUrl ?? '';
   return {

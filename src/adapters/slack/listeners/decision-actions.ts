@@ -2,7 +2,7 @@ import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { ActionId, DecisionValue, parseValue } from '../../../presenters/card-actions.js';
 import { presentRejectModal } from '../../../presenters/reject-modal.js';
 import { asMedicError } from '../../../domain/errors.js';
-import { clickedMessage, runUseCase, slackCaller, tellUser, type ListenerDeps } from './listener-deps.js';
+import { afterAck, clickedMessage, runUseCase, slackCaller, tellUser, type ListenerDeps } from './listener-deps.js';
 
 const INVALID = 'This button is no longer valid. Use `/medic status <incident>` for the current card.';
 
@@ -14,6 +14,7 @@ const INVALID = 'This button is no longer valid. Use `/medic status <incident>` 
 export function registerDecisionActions(app: App, deps: ListenerDeps): void {
   app.action<BlockAction<ButtonAction>>({ type: 'block_actions', action_id: ActionId.Approve }, async ({ ack, body, action, client, logger }) => {
     await ack();
+    await afterAck();
     const { channel } = clickedMessage(body);
     const value = parseValue(DecisionValue, action.value);
     if (!value) return tellUser(client, logger, channel, body.user.id, INVALID);
@@ -26,6 +27,7 @@ export function registerDecisionActions(app: App, deps: ListenerDeps): void {
 
   app.action<BlockAction<ButtonAction>>({ type: 'block_actions', action_id: ActionId.Reject }, async ({ ack, body, action, client, logger }) => {
     await ack();
+    await afterAck();
     const { channel, ts } = clickedMessage(body);
     const value = parseValue(DecisionValue, action.value);
     if (!value) return tellUser(client, logger, channel, body.user.id, INVALID);

@@ -4,7 +4,7 @@ import type { Caller } from '../../../use-cases/incident-commands.js';
 import { presentHelp, presentList, presentNotice, presentStatus } from '../../../presenters/command-replies.js';
 import { untrusted } from '../../../presenters/mrkdwn.js';
 import { parseMedicCommand } from '../parse-command.js';
-import { runUseCase, type ListenerDeps } from './listener-deps.js';
+import { afterAck, runUseCase, type ListenerDeps } from './listener-deps.js';
 
 async function answer(text: string, caller: Caller, deps: ListenerDeps, logger: Logger): Promise<ChatMessage> {
   const command = parseMedicCommand(text);
@@ -29,6 +29,7 @@ async function answer(text: string, caller: Caller, deps: ListenerDeps, logger: 
 export function registerMedicCommand(app: App, deps: ListenerDeps, name = '/medic'): void {
   app.command(name, async ({ ack, command, respond, logger }) => {
     await ack();
+    await afterAck();
     const caller: Caller = { userId: command.user_id, ...(command.user_name ? { name: command.user_name } : {}), via: 'slack' };
     let reply: ChatMessage;
     try {

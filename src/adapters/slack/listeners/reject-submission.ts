@@ -1,7 +1,7 @@
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
 import { DecisionValue, RejectModal } from '../../../presenters/card-actions.js';
-import { runUseCase, slackCaller, tellUser, type ListenerDeps } from './listener-deps.js';
+import { afterAck, runUseCase, slackCaller, tellUser, type ListenerDeps } from './listener-deps.js';
 
 const RejectMetadata = DecisionValue.extend({ card: z.object({ channel: z.string(), ts: z.string() }).optional() });
 
@@ -18,6 +18,7 @@ export function registerRejectSubmission(app: App, deps: ListenerDeps): void {
       return;
     }
     await ack();
+    await afterAck();
     let meta: z.infer<typeof RejectMetadata> | undefined;
     try {
       const parsed = RejectMetadata.safeParse(JSON.parse(view.private_metadata));
