@@ -10,7 +10,7 @@ import type { Checkable } from '../ports/service-check.js';
 export interface Adapters {
   logs: LogSource;
   chat: Chat;
-  analystFor(incidentId: string): Analyst;
+  analystFor: (incidentId: string) => Analyst;
   repo: CodeRepository;
   publisher: FixPublisher;
   pullRequests: PullRequests;

@@ -20,7 +20,7 @@ export interface CodeHost {
   publisher: FixPublisher;
   pullRequests: PullRequests;
   /** Runs `fn` holding the data-directory lock that every git operation on the clone takes. */
-  withDataLock<T>(fn: () => Promise<T>): Promise<T>;
+  withDataLock: <T>(fn: () => Promise<T>) => Promise<T>;
 }
 
 /**

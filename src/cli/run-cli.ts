@@ -6,6 +6,7 @@ import { createDoctorCommand } from './commands/doctor.js';
 import { createIncidentsCommand } from './commands/incidents.js';
 import { createReplayCommand } from './commands/replay.js';
 import { createShowCommand } from './commands/show.js';
+import { locateCommand } from './commands/locate.js';
 import { templatesCommand } from './commands/templates.js';
 
 export function createCommands(): CliCommand[] {
@@ -17,6 +18,7 @@ export function createCommands(): CliCommand[] {
     createDecideCommand('reject', bootMedic),
     createReplayCommand(bootMedic),
     templatesCommand,
+    locateCommand,
   ];
 }
 

@@ -15,7 +15,7 @@ export const boolFrom = (fallback: boolean) =>
 
 export const listFrom = (fallback: string[] = []) =>
   z.preprocess(
-    (v) => (v === '' || v === undefined ? fallback : String(v).split(',').map((s) => s.trim()).filter(Boolean)),
+    (v) => (v === '' || v === undefined ? fallback : String(v as string).split(',').map((s) => s.trim()).filter(Boolean)),
     z.array(z.string()),
   );
 

@@ -82,7 +82,7 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
       const restarted = await deps.store.update(incidentId, (current) =>
         canTransition(current.state, 'analyzing') && current.state !== 'new'
           ? {
-              incident: { ...transition(current, 'analyzing', at), round: current.round + 1, steps: current.card ? { intake: { at } } : ({} as Incident['steps']), proposal: undefined, proposalNote: undefined, decision: undefined, fix: undefined, error: undefined },
+              incident: { ...transition(current, 'analyzing', at), round: current.round + 1, steps: restartedSteps(current, at), proposal: undefined, proposalNote: undefined, decision: undefined, fix: undefined, error: undefined },
               audit: [{ at, action: 'incident.rerun', outcome: 'allowed', actor: actorOf(caller) }],
             }
           : undefined,
@@ -107,4 +107,9 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
       return { ok: true, view: await view(incident), message: `Thanks — feedback on the ${target} recorded.` };
     },
   };
+}
+
+/** A re-run keeps the card (intake) and starts every other step afresh. */
+function restartedSteps(incident: Incident, at: string): Incident['steps'] {
+  return incident.card ? { intake: { at } } : {};
 }

@@ -5,6 +5,7 @@
 import net from 'node:net';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|::ffff:127\.\d+\.\d+\.\d+)$/;
+// eslint-disable-next-line @typescript-eslint/unbound-method -- re-bound with apply() below
 const original = net.Socket.prototype.connect;
 
 function hostOf(args: unknown[]): string | undefined {
@@ -19,9 +20,9 @@ function hostOf(args: unknown[]): string | undefined {
 }
 
 net.Socket.prototype.connect = function connect(this: net.Socket, ...args: unknown[]) {
-  const host = hostOf(Array.isArray(args[0]) ? (args[0] as unknown[]) : args);
+  const host = hostOf(Array.isArray(args[0]) ? args[0] : args);
   if (host !== undefined && !LOOPBACK.test(host)) {
     throw new Error(`Tests may only connect to loopback; blocked a connection to ${host}`);
   }
   return (original as (...a: unknown[]) => net.Socket).apply(this, args);
-} as typeof net.Socket.prototype.connect;
+};

@@ -115,7 +115,7 @@ export async function createWorld(options: { llm?: 'scripted' | 'offline'; scrip
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const value = await probe();
-        if (value !== undefined && value !== false) return value as NonNullable<typeof value>;
+        if (value !== undefined && value !== false) return value;
         if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
         await new Promise((r) => setTimeout(r, 100));
       }

@@ -1,7 +1,8 @@
 import type { ChatMessage } from '../../ports/chat.js';
 
 interface TextObject { text?: string }
-interface Block { type?: string; text?: TextObject; fields?: TextObject[]; elements?: (TextObject & { text?: TextObject | string; action_id?: string; style?: string })[] }
+interface Element { text?: TextObject | string; action_id?: string; style?: string }
+interface Block { type?: string; text?: TextObject; fields?: TextObject[]; elements?: Element[] }
 
 /** Renders Block Kit as plain text for a terminal: sections, context lines and buttons. */
 export function renderBlocks(message: ChatMessage): string {
