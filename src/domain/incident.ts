@@ -112,6 +112,8 @@ export const Incident = z.object({
     .array(z.object({ target: z.enum(['rca', 'fix']), vote: z.enum(['up', 'down']), userId: z.string(), at: z.string() }))
     .default([]),
   tokens: z.record(z.string(), z.number().int().nonnegative()).default({}),
+  /** Set when this incident is a recurrence: the closed incident of the same family before it. */
+  previousIncidentId: z.string().optional(),
 });
 export type Incident = z.infer<typeof Incident>;
 

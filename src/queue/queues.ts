@@ -5,8 +5,12 @@ export interface Queues {
   poll: Queue;
   analyze: Queue;
   fix: Queue;
+  refreshCard: Queue;
+  sweep: Queue;
   enqueueAnalysis(incidentId: string, round: number): Promise<void>;
   enqueueFix(incidentId: string, proposalHash: string): Promise<void>;
+  /** At most one card refresh per incident every `cardRefreshS` seconds; it runs at the end of the period. */
+  enqueueCardRefresh(incidentId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -17,7 +21,7 @@ export function bullPrefix(redisPrefix: string): string {
 
 const KEEP = { removeOnComplete: { age: 7 * 86_400, count: 10_000 }, removeOnFail: { age: 30 * 86_400 } };
 
-export function createQueues(connection: ConnectionOptions, redisPrefix: string): Queues {
+export function createQueues(connection: ConnectionOptions, redisPrefix: string, options: { cardRefreshS?: number } = {}): Queues {
   const make = (name: QueueName) => {
     const queue = new Queue(name, { connection, prefix: bullPrefix(redisPrefix), defaultJobOptions: { ...KEEP, attempts: 5, backoff: { type: 'exponential', delay: 2_000 } } });
     queue.on('error', () => undefined); // connection errors surface through the worker and /readyz
@@ -26,10 +30,14 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string)
   const poll = make(QUEUE_NAMES.poll);
   const analyze = make(QUEUE_NAMES.analyze);
   const fix = make(QUEUE_NAMES.fix);
+  const refreshCard = make(QUEUE_NAMES.refreshCard);
+  const sweep = make(QUEUE_NAMES.sweep);
   return {
     poll,
     analyze,
     fix,
+    refreshCard,
+    sweep,
     // jobId = incident id (a re-run adds the round): a second enqueue of the same work is a no-op.
     async enqueueAnalysis(incidentId, round) {
       await analyze.add('analyze', { incidentId }, { jobId: round === 0 ? incidentId : `${incidentId}-r${round}` });
@@ -37,8 +45,15 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string)
     async enqueueFix(incidentId, proposalHash) {
       await fix.add('apply-fix', { incidentId, proposalHash }, { jobId: `${incidentId}-${proposalHash.slice(0, 16)}` });
     },
+    // Throttle: the first absorbed event of a period adds a job delayed by the period; every other
+    // enqueue in that period is dropped by the dedup key (same ttl). The delayed job reads the count
+    // when it runs, so the last event of a burst is always shown, and refreshes stay a period apart.
+    async enqueueCardRefresh(incidentId) {
+      const ms = (options.cardRefreshS ?? 30) * 1000;
+      await refreshCard.add('refresh-card', { incidentId }, { delay: ms, deduplication: { id: `refresh-${incidentId}`, ttl: ms }, attempts: 3 });
+    },
     async close() {
-      await Promise.all([poll.close(), analyze.close(), fix.close()]);
+      await Promise.all([poll.close(), analyze.close(), fix.close(), refreshCard.close(), sweep.close()]);
     },
   };
 }

@@ -1,12 +1,17 @@
 import type { ErrorEvent } from '../domain/event.js';
 import { fingerprintEvent } from '../domain/fingerprint.js';
-import { createIncident } from '../domain/incident.js';
+import { createIncident, type Incident } from '../domain/incident.js';
+import { hourOf, openRuleFor, overflowFingerprint, presentOverflowTitle, type StormSettings } from '../domain/storm-policy.js';
 import { maskMessage } from '../domain/templates/mask-message.js';
-import type { IncidentStore, IngestStatus } from '../adapters/redis/incident-store.js';
+import type { IncidentStore, IngestOptions, IngestStatus } from '../adapters/redis/incident-store.js';
 
 export interface IngestDeps {
   store: IncidentStore;
   enqueueAnalysis(incidentId: string, round: number): Promise<void>;
+  /** A throttled card refresh, for incidents whose count moved (and the overflow card). */
+  enqueueCardRefresh?(incidentId: string): Promise<void>;
+  /** Opening rules and caps; without them every family opens at its first event, uncapped. */
+  storm?: Pick<StormSettings, 'open' | 'rules' | 'maxNewPerHour' | 'maxNewPerServiceHour'>;
   clock: () => Date;
   onIngested?: (status: IngestStatus) => void;
 }
@@ -21,26 +26,62 @@ export function templateOf(message: string): string {
 
 /**
  * Turns polled events into incidents: each event is recorded once (by its persistent id), joins
- * the open incident of its family or opens one, and every new incident gets its analysis job.
- * Events are durable in Redis before this returns, so the caller may then advance its checkpoint.
+ * the open incident of its family or counts towards opening one, and every new incident gets its
+ * analysis job. Events are durable in Redis before this returns, so the caller may then advance
+ * its checkpoint. Incidents whose count moved get a throttled card refresh.
  */
 export async function ingestEvents(events: ErrorEvent[], deps: IngestDeps): Promise<Record<IngestStatus, number>> {
-  const counts: Record<IngestStatus, number> = { created: 0, absorbed: 0, duplicate: 0 };
+  const counts: Record<IngestStatus, number> = { created: 0, absorbed: 0, duplicate: 0, held: 0, overflow: 0 };
   const at = deps.clock();
+  const options = ingestOptions(deps, at, events[0]);
+  const moved = new Set<string>();
   for (let i = 0; i < events.length; i += BATCH) {
     const inputs = events.slice(i, i + BATCH).map((event) => {
       const fingerprint = fingerprintEvent(event, templateOf(event.message));
       const id = `inc-${fingerprint.key.slice(0, 12)}-${Math.floor(Date.parse(event.time) / 1000).toString(36)}`;
-      return { event, fingerprint: fingerprint.key, candidate: createIncident({ id, fingerprint: fingerprint.key, title: fingerprint.title, event, at: at.toISOString() }) };
+      const rule = deps.storm ? openRuleFor(event.service, deps.storm) : undefined;
+      return {
+        event, fingerprint: fingerprint.key,
+        candidate: createIncident({ id, fingerprint: fingerprint.key, title: fingerprint.title, event, at: at.toISOString() }),
+        rule: rule && { minEvents: rule.minEvents, windowMs: rule.windowS * 1000 },
+      };
     });
-    const results = await deps.store.ingest(inputs, at.getTime());
+    const results = await deps.store.ingest(inputs, at.getTime(), options);
     for (const result of results) {
       counts[result.status]++;
       deps.onIngested?.(result.status);
+      if (result.status === 'absorbed' || result.status === 'overflow') moved.add(result.incidentId);
     }
   }
   await enqueuePending(deps);
+  // One enqueue per incident per poll; the queue's dedup keeps it to one refresh per period.
+  if (deps.enqueueCardRefresh) for (const id of moved) await deps.enqueueCardRefresh(id);
   return counts;
+}
+
+function ingestOptions(deps: IngestDeps, at: Date, sample: ErrorEvent | undefined): IngestOptions {
+  if (!deps.storm || !sample) return {};
+  return {
+    caps: { perHour: deps.storm.maxNewPerHour, perServiceHour: deps.storm.maxNewPerServiceHour },
+    overflow: overflowIncident(at, sample),
+  };
+}
+
+/**
+ * The hour's overflow incident: reported at once (never analysed), its card posted by the
+ * refresh job, its title counting the suppressed families.
+ */
+export function overflowIncident(at: Date, sample: ErrorEvent): Incident {
+  const hour = hourOf(at.getTime());
+  const fingerprint = overflowFingerprint(hour);
+  const title = presentOverflowTitle(1);
+  const event = { ...sample, id: `medic:${fingerprint}`, source: 'medic', service: 'medic', message: title, raw: title, correlationIds: {}, fields: {} };
+  const base = createIncident({ id: `inc-overflow-${hour.toString(36)}-${at.getTime().toString(36)}`, fingerprint, title, event, at: at.toISOString() });
+  return {
+    ...base,
+    state: 'reported',
+    proposalNote: 'Medic did not analyse these families: the hourly cap on new incidents (MEDIC_MAX_NEW_INCIDENTS_PER_HOUR, MEDIC_MAX_NEW_INCIDENTS_PER_SERVICE_HOUR) was reached. Their events are counted here until the hour is over.',
+  };
 }
 
 /** Enqueues every incident still waiting for its first analysis job — after a crash, too. */

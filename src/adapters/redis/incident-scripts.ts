@@ -5,38 +5,134 @@
  */
 
 /**
- * KEYS: processed zset, open-fingerprint key, incidents zset, pending set
- * ARGV: prefix, eventId, nowMs, candidateId, incidentJson, eventTime, eventJson, sampleCap
- * Returns {status, incidentId} with status duplicate | created | absorbed.
+ * KEYS: 1 processed zset, 2 open:<fingerprint>, 3 incidents zset, 4 pending-analysis set,
+ *       5 forming:<fingerprint> hash (events of a family below its opening rule),
+ *       6 forming:<fingerprint>:events list, 7 activity zset (incident id -> last event recorded, ms),
+ *       8 last:<fingerprint> (the family's closed incident), 9 cap:<hour> counter,
+ *       10 cap:<service>:<hour> counter, 11 open:overflow:<hour>, 12 overflow:<hour>:families set,
+ *       13 overflow:<hour>:template (the overflow incident record to create)
+ * ARGV: 1 prefix, 2 eventId, 3 nowMs, 4 candidateId, 5 incidentJson, 6 eventTime, 7 eventJson,
+ *       8 sampleCap, 9 minEvents, 10 windowMs, 11 maxNewPerHour (0 = none),
+ *       12 maxNewPerServiceHour (0 = none), 13 fingerprint, 14 msLeftInHour
+ * Returns {status, incidentId}: duplicate | held (below the opening rule) | created | absorbed |
+ * overflow (over the hourly cap: counted into the hour's overflow incident).
  */
 export const INGEST_EVENT = `
+local prefix, now, eventTime, sampleCap = ARGV[1], tonumber(ARGV[3]), ARGV[6], tonumber(ARGV[8])
 if redis.call('ZADD', KEYS[1], 'NX', ARGV[3], ARGV[2]) == 0 then
   return {'duplicate', ''}
 end
-local id = redis.call('GET', KEYS[2])
-local status = 'absorbed'
-local statsKey
-if not id then
-  id = ARGV[4]
-  status = 'created'
-  redis.call('SET', KEYS[2], id)
-  redis.call('SET', ARGV[1] .. 'incident:' .. id, ARGV[5])
-  redis.call('ZADD', KEYS[3], ARGV[3], id)
-  redis.call('SADD', KEYS[4], id)
-  statsKey = ARGV[1] .. 'incident:' .. id .. ':stats'
-  redis.call('HSET', statsKey, 'count', 1, 'firstSeen', ARGV[6], 'lastSeen', ARGV[6])
-else
-  statsKey = ARGV[1] .. 'incident:' .. id .. ':stats'
-  redis.call('HINCRBY', statsKey, 'count', 1)
-  local first = redis.call('HGET', statsKey, 'firstSeen')
-  local last = redis.call('HGET', statsKey, 'lastSeen')
-  if (not first) or ARGV[6] < first then redis.call('HSET', statsKey, 'firstSeen', ARGV[6]) end
-  if (not last) or ARGV[6] > last then redis.call('HSET', statsKey, 'lastSeen', ARGV[6]) end
+
+local function count_into(id, n, first, last)
+  local statsKey = prefix .. 'incident:' .. id .. ':stats'
+  redis.call('HINCRBY', statsKey, 'count', n)
+  local f = redis.call('HGET', statsKey, 'firstSeen')
+  local l = redis.call('HGET', statsKey, 'lastSeen')
+  if (not f) or first < f then redis.call('HSET', statsKey, 'firstSeen', first) end
+  if (not l) or last > l then redis.call('HSET', statsKey, 'lastSeen', last) end
+  redis.call('ZADD', KEYS[7], now, id)
 end
-local eventsKey = ARGV[1] .. 'incident:' .. id .. ':events'
-redis.call('LPUSH', eventsKey, ARGV[7])
-redis.call('LTRIM', eventsKey, 0, tonumber(ARGV[8]) - 1)
-return {status, id}
+
+local function sample(id, eventJson)
+  local eventsKey = prefix .. 'incident:' .. id .. ':events'
+  redis.call('LPUSH', eventsKey, eventJson)
+  redis.call('LTRIM', eventsKey, 0, sampleCap - 1)
+end
+
+local id = redis.call('GET', KEYS[2])
+if id then
+  count_into(id, 1, eventTime, eventTime)
+  sample(id, ARGV[7])
+  return {'absorbed', id}
+end
+
+-- No open incident: the family forms until its opening rule is met (N events within the window).
+local n, first, last = 1, eventTime, eventTime
+local minEvents = tonumber(ARGV[9])
+if minEvents > 1 then
+  local windowMs = tonumber(ARGV[10])
+  local started = redis.call('HGET', KEYS[5], 'startMs')
+  if started and now - tonumber(started) > windowMs then
+    redis.call('DEL', KEYS[5], KEYS[6])
+    started = false
+  end
+  if not started then
+    redis.call('HSET', KEYS[5], 'startMs', now, 'firstSeen', eventTime, 'lastSeen', eventTime)
+    redis.call('PEXPIRE', KEYS[5], windowMs)
+  end
+  n = redis.call('HINCRBY', KEYS[5], 'count', 1)
+  first = redis.call('HGET', KEYS[5], 'firstSeen')
+  last = redis.call('HGET', KEYS[5], 'lastSeen')
+  if eventTime < first then first = eventTime; redis.call('HSET', KEYS[5], 'firstSeen', first) end
+  if eventTime > last then last = eventTime; redis.call('HSET', KEYS[5], 'lastSeen', last) end
+  redis.call('LPUSH', KEYS[6], ARGV[7])
+  redis.call('LTRIM', KEYS[6], 0, sampleCap - 1)
+  redis.call('PEXPIRE', KEYS[6], windowMs)
+  if n < minEvents then return {'held', ''} end
+end
+
+local function move_forming_events(id)
+  local eventsKey = prefix .. 'incident:' .. id .. ':events'
+  if redis.call('EXISTS', KEYS[6]) == 1 then
+    for _, e in ipairs(redis.call('LRANGE', KEYS[6], 0, -1)) do redis.call('RPUSH', eventsKey, e) end
+    redis.call('LTRIM', eventsKey, 0, sampleCap - 1)
+  else
+    sample(id, ARGV[7])
+  end
+  redis.call('DEL', KEYS[5], KEYS[6])
+end
+
+local maxAll, maxService = tonumber(ARGV[11]), tonumber(ARGV[12])
+local openedAll = tonumber(redis.call('GET', KEYS[9]) or '0')
+local openedService = tonumber(redis.call('GET', KEYS[10]) or '0')
+local leftMs = tonumber(ARGV[14])
+if (maxAll > 0 and openedAll >= maxAll) or (maxService > 0 and openedService >= maxService) then
+  local oid = redis.call('GET', KEYS[11])
+  if not oid then
+    local template = redis.call('GET', KEYS[13])
+    if not template then return redis.error_reply('overflow template missing for ' .. KEYS[13]) end
+    oid = cjson.decode(template)['id']
+    redis.call('SET', KEYS[11], oid)
+    redis.call('SET', prefix .. 'incident:' .. oid, template)
+    redis.call('ZADD', KEYS[3], now, oid)
+  end
+  redis.call('SADD', KEYS[12], ARGV[13])
+  redis.call('PEXPIRE', KEYS[12], leftMs + 7200000)
+  -- The family's events go to the overflow incident until the hour is over.
+  redis.call('SET', KEYS[2], oid, 'PX', leftMs)
+  count_into(oid, n, first, last)
+  move_forming_events(oid)
+  return {'overflow', oid}
+end
+
+id = ARGV[4]
+local json = ARGV[5]
+local previous = redis.call('GET', KEYS[8])
+if previous then json = string.sub(json, 1, -2) .. ',"previousIncidentId":' .. cjson.encode(previous) .. '}' end
+redis.call('INCR', KEYS[9])
+redis.call('PEXPIRE', KEYS[9], leftMs + 60000)
+redis.call('INCR', KEYS[10])
+redis.call('PEXPIRE', KEYS[10], leftMs + 60000)
+redis.call('SET', KEYS[2], id)
+redis.call('SET', prefix .. 'incident:' .. id, json)
+redis.call('ZADD', KEYS[3], now, id)
+redis.call('SADD', KEYS[4], id)
+redis.call('HSET', prefix .. 'incident:' .. id .. ':stats', 'count', 0, 'firstSeen', first, 'lastSeen', last)
+count_into(id, n, first, last)
+move_forming_events(id)
+return {'created', id}
+`;
+
+/**
+ * Lets the next event of a family open a new incident, remembering this one as its predecessor.
+ * KEYS: open:<fingerprint>, last:<fingerprint>, activity zset
+ * ARGV: incidentId, lastTtlMs
+ */
+export const RELEASE_FINGERPRINT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+redis.call('ZREM', KEYS[3], ARGV[1])
+return 1
 `;
 
 /**

@@ -3,15 +3,31 @@ import { AuditEvent } from '../../domain/audit.js';
 import { ErrorEvent } from '../../domain/event.js';
 import { ErrorCode, MedicError } from '../../domain/errors.js';
 import { Incident, type IncidentState, type IncidentStats } from '../../domain/incident.js';
-import { INGEST_EVENT, UPDATE_INCIDENT } from './incident-scripts.js';
+import { hourOf, HOUR_MS, isOverflowFingerprint, overflowFingerprint } from '../../domain/storm-policy.js';
+import { INGEST_EVENT, RELEASE_FINGERPRINT, UPDATE_INCIDENT } from './incident-scripts.js';
 
-export type IngestStatus = 'duplicate' | 'created' | 'absorbed';
+export type IngestStatus = 'duplicate' | 'held' | 'created' | 'absorbed' | 'overflow';
 
 export interface IngestInput {
   event: ErrorEvent;
   fingerprint: string;
   /** The record to store if this event opens a new incident. */
   candidate: Incident;
+  /** The family opens an incident at its `minEvents`th event within `windowMs` (default: the first). */
+  rule?: { minEvents: number; windowMs: number };
+}
+
+export interface IngestOptions {
+  /** Caps on new incidents per hour window; over either, families go to the hour's overflow incident. */
+  caps?: { perHour: number; perServiceHour: number };
+  /** The overflow incident to create for the hour, when a cap is first exceeded. */
+  overflow?: Incident;
+}
+
+export interface QuietIncident {
+  id: string;
+  /** When Medic last recorded an event for it (the ingest clock, not the log's time). */
+  lastEventMs: number;
 }
 
 export interface Mutation {
@@ -20,7 +36,7 @@ export interface Mutation {
 }
 
 export interface IncidentStore {
-  ingest(inputs: IngestInput[], nowMs: number): Promise<{ status: IngestStatus; incidentId: string }[]>;
+  ingest(inputs: IngestInput[], nowMs: number, options?: IngestOptions): Promise<{ status: IngestStatus; incidentId: string }[]>;
   get(id: string): Promise<Incident | undefined>;
   require(id: string): Promise<Incident>;
   /** Reads, applies `mutate`, and writes back with its audit records unless another writer won; then retries. */
@@ -33,30 +49,45 @@ export interface IncidentStore {
   clearPending(id: string): Promise<void>;
   /** Forgets processed event ids older than the retention, keeping dedupe memory bounded. */
   pruneProcessed(olderThanMs: number): Promise<number>;
-  /** Closes the incident's fingerprint so the next event of that family opens a new incident. */
+  /** Closes the incident's fingerprint so the next event of that family opens a new incident, linked to this one. */
   releaseFingerprint(incident: Incident): Promise<void>;
+  /** Incidents holding a family whose last event was recorded at or before `cutoffMs`, oldest first. */
+  quietIncidents(cutoffMs: number, limit?: number): Promise<QuietIncident[]>;
+  lastEventMs(id: string): Promise<number | undefined>;
+  /** How many families an overflow incident has absorbed. */
+  suppressedFamilies(overflowFingerprint: string): Promise<number>;
 }
 
 type RedisWithScripts = Redis & {
   medicIngest(...args: (string | number)[]): Promise<[IngestStatus, string]>;
   medicUpdateIncident(...args: (string | number)[]): Promise<number>;
+  medicReleaseFingerprint(...args: (string | number)[]): Promise<number>;
 };
 
 const SAMPLE_CAP = 20;
 const MAX_CAS_ATTEMPTS = 20;
+/** How long a closed incident is remembered as its family's predecessor. */
+const PREDECESSOR_TTL_MS = 30 * 86_400_000;
 
 export function createIncidentStore(redis: Redis, prefix: string): IncidentStore {
   const r = redis as RedisWithScripts;
   if (typeof r.medicIngest !== 'function') {
-    redis.defineCommand('medicIngest', { numberOfKeys: 4, lua: INGEST_EVENT });
+    redis.defineCommand('medicIngest', { numberOfKeys: 13, lua: INGEST_EVENT });
     redis.defineCommand('medicUpdateIncident', { numberOfKeys: 3, lua: UPDATE_INCIDENT });
+    redis.defineCommand('medicReleaseFingerprint', { numberOfKeys: 3, lua: RELEASE_FINGERPRINT });
   }
   const key = (id: string) => `${prefix}incident:${id}`;
   const keys = {
     processed: `${prefix}processed`,
     incidents: `${prefix}incidents`,
     pending: `${prefix}pending-analysis`,
+    activity: `${prefix}activity`,
     open: (fingerprint: string) => `${prefix}open:${fingerprint}`,
+    forming: (fingerprint: string) => `${prefix}forming:${fingerprint}`,
+    last: (fingerprint: string) => `${prefix}last:${fingerprint}`,
+    cap: (hour: number, service?: string) => (service === undefined ? `${prefix}cap:${hour}` : `${prefix}cap:${service}:${hour}`),
+    families: (overflow: string) => `${prefix}${overflow}:families`,
+    template: (overflow: string) => `${prefix}${overflow}:template`,
   };
 
   async function get(id: string): Promise<Incident | undefined> {
@@ -65,12 +96,20 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
   }
 
   return {
-    async ingest(inputs, nowMs) {
+    async ingest(inputs, nowMs, options = {}) {
+      const hour = hourOf(nowMs);
+      const overflow = overflowFingerprint(hour);
+      const msLeftInHour = (hour + 1) * HOUR_MS - nowMs;
+      // The overflow record rides along once per call, not once per event; created only if needed.
+      if (options.overflow) await redis.set(keys.template(overflow), JSON.stringify(options.overflow), 'PX', msLeftInHour + HOUR_MS, 'NX');
       const pipeline = redis.pipeline() as unknown as { medicIngest(...args: (string | number)[]): void; exec(): Promise<[Error | null, unknown][] | null> };
-      for (const { event, fingerprint, candidate } of inputs) {
+      for (const { event, fingerprint, candidate, rule } of inputs) {
         pipeline.medicIngest(
           keys.processed, keys.open(fingerprint), keys.incidents, keys.pending,
+          keys.forming(fingerprint), `${keys.forming(fingerprint)}:events`, keys.activity, keys.last(fingerprint),
+          keys.cap(hour), keys.cap(hour, candidate.service), keys.open(overflow), keys.families(overflow), keys.template(overflow),
           prefix, event.id, nowMs, candidate.id, JSON.stringify(candidate), event.time, JSON.stringify(event), SAMPLE_CAP,
+          rule?.minEvents ?? 1, rule?.windowMs ?? 0, options.caps?.perHour ?? 0, options.caps?.perServiceHour ?? 0, fingerprint, msLeftInHour,
         );
       }
       const results = (await pipeline.exec()) ?? [];
@@ -126,9 +165,23 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
       return redis.zremrangebyscore(keys.processed, '-inf', `(${olderThanMs}`);
     },
     async releaseFingerprint(incident) {
-      // Only release if the fingerprint still points at this incident.
-      const current = await redis.get(keys.open(incident.fingerprint));
-      if (current === incident.id) await redis.del(keys.open(incident.fingerprint));
+      // Only the fingerprint's own incident releases it; the predecessor link is kept either way.
+      await r.medicReleaseFingerprint(keys.open(incident.fingerprint), keys.last(incident.fingerprint), keys.activity, incident.id, PREDECESSOR_TTL_MS);
+      // A later overflow in the same hour must get a record of its own, not overwrite this one.
+      if (isOverflowFingerprint(incident.fingerprint)) await redis.del(keys.template(incident.fingerprint));
+    },
+    async quietIncidents(cutoffMs, limit = 500) {
+      const rows = await redis.zrangebyscore(keys.activity, '-inf', cutoffMs, 'WITHSCORES', 'LIMIT', 0, limit);
+      const quiet: QuietIncident[] = [];
+      for (let i = 0; i + 1 < rows.length; i += 2) quiet.push({ id: rows[i] ?? '', lastEventMs: Number(rows[i + 1]) });
+      return quiet;
+    },
+    async lastEventMs(id) {
+      const score = await redis.zscore(keys.activity, id);
+      return score === null ? undefined : Number(score);
+    },
+    async suppressedFamilies(overflow) {
+      return redis.scard(keys.families(overflow));
     },
   };
 }
