@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inInvocationScope } from '../src/gateway/invocation-scope.js';
 import { failAnalysis, runAnalysis } from '../src/pipeline/run-analysis.js';
 import type { PipelineDeps } from '../src/pipeline/pipeline-deps.js';
 import type { JobDefinition } from '../src/queue/job-definition.js';
@@ -14,7 +15,7 @@ export function createAnalyzeJob(deps: PipelineDeps): JobDefinition<z.infer<type
     backoffMs: 1_000,
     concurrency: 4,
     async perform({ incidentId }) {
-      await runAnalysis(incidentId, deps);
+      await inInvocationScope(incidentId, () => runAnalysis(incidentId, deps));
     },
     async onFailed({ incidentId }, error) {
       await failAnalysis(incidentId, `Analysis failed: ${error.message}`, deps);

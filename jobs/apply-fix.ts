@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inInvocationScope } from '../src/gateway/invocation-scope.js';
 import { abandonFix, runFix, type FixDeps } from '../src/pipeline/run-fix.js';
 import type { JobDefinition } from '../src/queue/job-definition.js';
 
@@ -13,7 +14,7 @@ export function createApplyFixJob(deps: FixDeps): JobDefinition<z.infer<typeof A
     backoffMs: 2_000,
     concurrency: 1,
     async perform({ incidentId, proposalHash }) {
-      await runFix(incidentId, proposalHash, deps);
+      await inInvocationScope(incidentId, () => runFix(incidentId, proposalHash, deps));
     },
     async onFailed({ incidentId }, error) {
       deps.logger.error({ incidentId, err: error }, 'apply-fix failed for good');

@@ -5,6 +5,9 @@ import type { Chat } from '../ports/chat.js';
 import type { CodeRepository, FixPublisher, PullRequests } from '../ports/code.js';
 import type { LogSource } from '../ports/log-source.js';
 import type { Checkable } from '../ports/service-check.js';
+import type { SlackWebClient } from '../adapters/slack/web-client.js';
+import type { ApprovalStore } from '../gateway/approval-store.js';
+import type { SlackSettings } from './chat-mode.js';
 
 /** The adapters behind every port, chosen from config by `createAdapters` (or by a test). */
 export interface Adapters {
@@ -15,6 +18,12 @@ export interface Adapters {
   publisher: FixPublisher;
   pullRequests: PullRequests;
   authority: Authority;
+  /** Where approvals of MUTATING intents are recorded for the gateway. */
+  approvals: ApprovalStore;
+  /** Slack (or the sandbox) when the chat is not the console: the web role serves its receiver. */
+  slack?: SlackSettings & { client?: SlackWebClient; sandbox: boolean };
+  /** The gateway's degraded-mode notice for the card, when an upstream is rate-limited. */
+  degradedNotice: () => string | undefined;
   findSimilarDocs: PipelineDeps['findSimilarDocs'];
   findRecentChanges: PipelineDeps['findRecentChanges'];
   searchCode: PipelineDeps['searchCode'];

@@ -2,24 +2,31 @@ import { mkdir } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
 import { createConsoleChat } from '../adapters/console-chat/console-chat.js';
-import { createLocalEmbedder } from '../adapters/embedding/local-embedder.js';
-import { createFileLogSource } from '../adapters/file-logs/file-log-source.js';
-import { createSplunkLogSource } from '../adapters/splunk/splunk-log-source.js';
-import { splunkOptionsFromEnv } from '../adapters/splunk/options-from-env.js';
-import { createMemoryVectorStore } from '../adapters/vector/memory-vector-store.js';
-import { DEFAULT_FIX_LIMITS, validateFix } from '../analysts/validate-fix.js';
+import { createAuditLog } from '../adapters/redis/audit-log.js';
+import { createSlackChat } from '../adapters/slack/slack-chat.js';
+import { createSlackWebClient } from '../adapters/slack/web-client.js';
+import { validateFix } from '../analysts/validate-fix.js';
 import { searchCode } from '../code-search/search-code.js';
 import type { Config } from '../config/schema.js';
+import { ErrorCode, MedicError } from '../domain/errors.js';
 import { createConfiguredAuthority } from '../gateway/authority.js';
+import { createGatewayStack } from '../gateway/create-gateway.js';
+import { createDocsSearch } from '../gateway/docs-search.js';
+import { createGatedPorts } from '../gateway/gated-ports.js';
+import { createPipelineContext } from '../gateway/invocation-scope.js';
+import { loadPolicy } from '../gateway/policy.js';
 import type { Logger } from '../observability/logger.js';
-import type { LogSource } from '../ports/log-source.js';
+import type { Chat } from '../ports/chat.js';
 import { findRecentChanges } from '../retrieval/find-recent-changes.js';
-import { findSimilarDocs } from '../retrieval/find-similar-docs.js';
+import { similarDocsQuery, toSimilarDoc } from '../retrieval/find-similar-docs.js';
 import { ingestDocs } from '../retrieval/ingest-docs.js';
 import { seedSampleRemote } from '../sample/seed-sample-remote.js';
 import type { Adapters } from './adapters.js';
+import { approverIds, chatMode, slackSettings } from './chat-mode.js';
 import { createAnalystFactory } from './create-analyst.js';
 import { createCodeHost } from './create-code-host.js';
+import { createLogSource } from './create-log-source.js';
+import { createRetrieval } from './create-retrieval.js';
 import { medicPaths } from './paths.js';
 
 export interface AdapterContext {
@@ -27,44 +34,68 @@ export interface AdapterContext {
   redis: Redis;
   logger: Logger;
   chatOut: Writable;
+  /** The running sandbox's Web API, when this process started it. */
+  sandboxApiUrl?: string;
 }
 
 /**
- * Chooses the adapter behind each port from configuration alone: a real service when it is
- * configured, the embedded default otherwise (files, console chat, offline analyst, local
- * embedder and index, a local bare remote seeded from the sample service, no PRs).
+ * Chooses the adapter behind each port from configuration alone — a real service when it is
+ * configured, the embedded default otherwise — and puts every port the pipeline uses behind the
+ * tool gateway, so each action is registered, checked, gated and audited.
  */
-export async function createAdapters({ config, redis, logger, chatOut }: AdapterContext): Promise<Adapters> {
+export async function createAdapters({ config, redis, logger, chatOut, sandboxApiUrl }: AdapterContext): Promise<Adapters> {
   const paths = medicPaths(config);
-  const onInvalid = (sourceId: string, reason: string) => logger.warn({ sourceId, reason }, 'skipped a log record');
-  const splunk = splunkOptionsFromEnv(config, { correlationFields: config.MEDIC_CORRELATION_FIELDS, onInvalid });
-  const logs: LogSource = splunk
-    ? createSplunkLogSource(splunk)
-    : createFileLogSource({ dir: paths.logs, correlationFields: config.MEDIC_CORRELATION_FIELDS, onInvalid });
-
+  const prefix = config.MEDIC_REDIS_PREFIX;
+  const logs = createLogSource(config, paths, logger);
   const { repo, unlockedRepo, publisher, pullRequests, withDataLock } = createCodeHost({ config, redis, logger, paths });
+  const { embedder, store } = await createRetrieval(config, paths);
 
-  const embedder = createLocalEmbedder();
-  const store = createMemoryVectorStore({ file: paths.vectors });
-  const retrieval = { embedder, store };
+  const mode = chatMode(config);
+  const slack = mode === 'console' ? undefined : slackSettings(config, sandboxApiUrl);
+  const slackClient = slack && createSlackWebClient({ token: slack.botToken, apiUrl: slack.apiUrl, retries: config.SLACK_RETRIES });
+  const chat: Chat = slackClient
+    ? createSlackChat({ client: slackClient, channel: config.MEDIC_SLACK_CHANNEL })
+    : createConsoleChat({ redis, prefix, out: chatOut, channel: config.MEDIC_SLACK_CHANNEL });
+  const authority = createConfiguredAuthority({
+    approvers: approverIds(config),
+    elevatedApprovers: config.MEDIC_ELEVATED_APPROVERS,
+    groupCacheMs: config.MEDIC_GROUP_CACHE_MS,
+    userGroups: slackClient && {
+      resolveMembers: async (group) => (await slackClient.usergroups.users.list({ usergroup: group })).users ?? [],
+    },
+  });
 
-  const chat = createConsoleChat({ redis, prefix: config.MEDIC_REDIS_PREFIX, out: chatOut, channel: config.MEDIC_SLACK_CHANNEL });
-  const authority = createConfiguredAuthority({ approvers: config.MEDIC_APPROVERS, elevatedApprovers: [] });
-  const analystFor = createAnalystFactory({ config, redis, logger });
+  const codeSearch = (args: { query: string; limit: number }) =>
+    searchCode(unlockedRepo, {
+      text: args.query, limit: args.limit, maxBytes: config.MEDIC_CODE_MAX_BYTES, globs: config.MEDIC_CODE_GLOBS,
+      languages: config.MEDIC_CODE_LANGUAGES.length > 0 ? config.MEDIC_CODE_LANGUAGES : undefined,
+    });
+  const { gateway, approvals } = createGatewayStack({
+    redis, prefix, authority, audit: createAuditLog(redis, prefix), actions: await loadPolicy(config.MEDIC_POLICY_FILE),
+    config: { ...config, MEDIC_APPROVERS: approverIds(config) },
+    ports: { logs, chat, repo, publisher, pullRequests, searchDocs: createDocsSearch({ embedder, vectors: store }), searchCode: codeSearch },
+  });
+  const gated = createGatedPorts(gateway, { logs, chat, repo, publisher, pullRequests }, createPipelineContext());
+  const gatedRepo = gated.repo ?? repo;
 
   return {
-    logs, chat, repo, publisher, pullRequests, authority, analystFor,
-    findSimilarDocs: ({ event, template, limit }) => findSimilarDocs(retrieval, { event, template, limit }),
-    findRecentChanges: ({ event, candidates, sinceDays }) => findRecentChanges(repo, { event, candidates, sinceDays, limit: 10 }),
+    logs: gated.logs ?? logs, chat: gated.chat ?? chat, repo: gatedRepo, publisher: gated.publisher ?? publisher, pullRequests: gated.pullRequests ?? pullRequests,
+    authority, approvals, slack: slack && { ...slack, client: slackClient, sandbox: mode === 'sandbox' },
+    analystFor: createAnalystFactory({ config, redis, logger }),
+    async findSimilarDocs({ event, template, limit }) {
+      const held = await store.count();
+      if (held === 0) return [];
+      const hits = await gated.searchDocs({ query: similarDocsQuery(event, template), limit: Math.min(limit, held) });
+      return hits.map(toSimilarDoc);
+    },
+    findRecentChanges: ({ event, candidates, sinceDays }) => findRecentChanges(gatedRepo, { event, candidates, sinceDays, limit: 10 }),
     searchCode: ({ incident }) =>
-      searchCode(repo, {
-        text: `${incident.firstEvent.message}\n${incident.firstEvent.raw}`, impactedComponent: incident.rca?.impactedComponent, evidence: incident.rca?.rootCause,
-        languages: config.MEDIC_CODE_LANGUAGES.length > 0 ? config.MEDIC_CODE_LANGUAGES : undefined, globs: config.MEDIC_CODE_GLOBS, maxBytes: config.MEDIC_CODE_MAX_BYTES,
-      }),
+      gated.searchCode({ query: [incident.firstEvent.message, incident.firstEvent.raw, incident.rca?.impactedComponent, incident.rca?.rootCause].filter(Boolean).join('\n').slice(0, 16_000), limit: 5 }),
     validateFix: (draft, candidates) => {
-      const result = validateFix({ file: draft.file, newContent: draft.after, explanation: draft.explanation }, candidates, { ...DEFAULT_FIX_LIMITS, maxChangedLines: config.MEDIC_FIX_MAX_LINES });
+      const result = validateFix({ file: draft.file, newContent: draft.after, explanation: draft.explanation }, candidates, { maxFileBytes: config.MEDIC_FIX_MAX_FILE_BYTES, maxChangedLines: config.MEDIC_FIX_MAX_LINES });
       return result.ok ? result.proposal : result.reason;
     },
+    degradedNotice: () => gateway.degradedNotice(),
     prepare: () => withDataLock(async () => {
       if (!config.MEDIC_REPO_REMOTE) {
         const seeded = await seedSampleRemote({ sourceDir: paths.sampleService, historyFile: paths.sampleHistory, remoteDir: paths.sampleRemote, branch: config.MEDIC_REPO_BRANCH });
@@ -73,8 +104,12 @@ export async function createAdapters({ config, redis, logger, chatOut }: Adapter
       await mkdir(paths.worktrees, { recursive: true });
       await unlockedRepo.sync();
       await store.ensure(embedder.id, embedder.dimension);
-      const report = await ingestDocs(retrieval, { dir: paths.docs });
-      logger.info({ ...report }, 'documents indexed');
+      try {
+        logger.info({ ...(await ingestDocs({ embedder, store }, { dir: paths.docs })) }, 'documents indexed');
+      } catch (error) {
+        if (!(error instanceof MedicError && error.code === ErrorCode.ValidationFailed)) throw error;
+        logger.warn({ dir: paths.docs, err: error }, 'no documents indexed; similar docs will be empty');
+      }
     }),
     checks: [logs, chat, repo, publisher, pullRequests, store],
   };

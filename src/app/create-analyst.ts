@@ -6,6 +6,7 @@ import { createFallbackAnalyst } from '../analysts/fallback-analyst.js';
 import { createLlmAnalyst } from '../analysts/llm-analyst.js';
 import { createOfflineAnalyst } from '../analysts/offline-analyst.js';
 import { loadPrompts } from '../analysts/prompts.js';
+import { DEFAULT_RCA_CONTEXT } from '../analysts/rca-context.js';
 import type { Config } from '../config/schema.js';
 import { ErrorCode, MedicError } from '../domain/errors.js';
 import type { Logger } from '../observability/logger.js';
@@ -35,10 +36,18 @@ export function createAnalystFactory({ config, redis, logger }: { config: Config
       timeoutMs: config.MEDIC_LLM_TIMEOUT_MS,
       maxRetries: config.MEDIC_LLM_RETRIES,
       responseFormat: config.MEDIC_LLM_RESPONSE_FORMAT,
+      maxRetryWaitMs: config.MEDIC_LLM_MAX_RETRY_WAIT_MS,
     });
   }
-  const prompts = loadPrompts();
+  const prompts = loadPrompts(config.MEDIC_PROMPTS_DIR);
   const budget = createTokenBudget(redis, config.MEDIC_REDIS_PREFIX, { perIncident: config.MEDIC_TOKEN_BUDGET_INCIDENT, perDay: config.MEDIC_TOKEN_BUDGET_DAY });
   const onDegrade = (step: string, error: MedicError) => logger.warn({ step, code: error.code, err: error }, 'analysis degraded to the offline analyst');
-  return (incidentId) => createFallbackAnalyst(createLlmAnalyst({ llm, prompts, incidentId, budget }), offline, { onDegrade });
+  const options = {
+    llm, prompts, budget,
+    maxTokens: { rca: config.MEDIC_LLM_MAX_TOKENS_RCA, recommend: config.MEDIC_LLM_MAX_TOKENS_RECOMMEND, fix: config.MEDIC_LLM_MAX_TOKENS_FIX },
+    fixPolicy: { minConfidence: config.MEDIC_FIX_MIN_CONFIDENCE, excludedSeverities: config.MEDIC_FIX_EXCLUDED_SEVERITIES },
+    fixLimits: { maxFileBytes: config.MEDIC_FIX_MAX_FILE_BYTES, maxChangedLines: config.MEDIC_FIX_MAX_LINES },
+    rcaContext: { ...DEFAULT_RCA_CONTEXT, logTokens: config.MEDIC_RCA_LOG_TOKENS },
+  };
+  return (incidentId) => createFallbackAnalyst(createLlmAnalyst({ ...options, incidentId }), offline, { onDegrade });
 }

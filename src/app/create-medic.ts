@@ -16,6 +16,7 @@ import type { AuditLog } from '../ports/audit.js';
 import type { ServiceCheck } from '../ports/service-check.js';
 import { createQueues, type Queues } from '../queue/queues.js';
 import { startWorker } from '../queue/start-worker.js';
+import { recordFixApproval } from '../gateway/fix-approval.js';
 import { createIncidentCommands } from '../use-cases/create-incident-commands.js';
 import type { IncidentCommands } from '../use-cases/incident-commands.js';
 import { enqueuePending } from '../use-cases/ingest-events.js';
@@ -79,6 +80,9 @@ export function createMedic(parts: MedicParts): Medic {
   };
   const commands = createIncidentCommands({
     store, audit, authority: adapters.authority, clock,
+    recordApproval: async (incident, approverId) => {
+      if (incident.proposal) await recordFixApproval(adapters.approvals, { incidentId: incident.id, proposal: incident.proposal, approverId });
+    },
     enqueueFix: (id, hash) => queues.enqueueFix(id, hash),
     enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round),
   });

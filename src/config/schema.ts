@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import { boolFrom, intFrom, listFrom, optionalString, urlString } from './env-helpers.js';
 import { codeHostEnv, codeHostProblems } from './sections/code-host.js';
+import { GatewayEnv } from './sections/gateway.js';
+import { llmEnv } from './sections/llm.js';
+import { retrievalEnv } from './sections/retrieval.js';
 import { slackEnv } from './sections/slack.js';
 import { splunkEnv } from './sections/splunk.js';
+import { stormEnv } from './sections/storm.js';
 
 /**
  * Every variable Medic reads, with its default. `.env.example` documents each one; nothing else in
@@ -62,6 +66,10 @@ export const EnvSchema = z.object({
   ...splunkEnv,
   ...slackEnv,
   ...codeHostEnv,
+  ...stormEnv,
+  ...llmEnv,
+  ...retrievalEnv,
+  ...GatewayEnv,
 }).superRefine((env, ctx) => {
   for (const problem of codeHostProblems(env)) ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.message });
 });

@@ -61,5 +61,5 @@ export const AnalysisProvenance = z.object({
 });
 export type AnalysisProvenance = z.infer<typeof AnalysisProvenance>;
 
-/** Below this confidence Medic never proposes a fix; the offline analyzer stays under it. */
-export const FIX_ELIGIBLE_CONFIDENCE = 0.7;
+/** The default floor (MEDIC_FIX_MIN_CONFIDENCE) below which no fix is proposed; the offline analyzer stays under it. */
+export const FIX_ELIGIBLE_CONFIDENCE = 0.5;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { GatewayConfig } from '../config/sections/gateway.js';
 import type { AuditLog } from '../ports/audit.js';
+import type { Authority } from '../ports/authority.js';
 import { createApprovalStore, createTargetLocks, type ApprovalStore } from './approval-store.js';
 import { createConfiguredAuthority, type UserGroupResolver } from './authority.js';
 import { createWebhookAutomation } from './automation-client.js';
@@ -22,6 +23,8 @@ export interface GatewayStackOptions {
   actions: readonly ActionPolicy[];
   config: GatewayConfig & { MEDIC_APPROVERS: string[] };
   userGroups?: UserGroupResolver;
+  /** The authority the rest of Medic uses too; built from config when absent. */
+  authority?: Authority;
   now?: () => number;
 }
 
@@ -42,7 +45,7 @@ export function createGatewayStack(options: GatewayStackOptions): GatewayStack {
   const approvals = createApprovalStore(redis, prefix, { ttlMs: config.MEDIC_APPROVAL_TTL_MS, now });
   const gateway = createToolGateway({
     registry: createToolRegistry({ ...options.ports, actions: options.actions, automation }),
-    authority: createConfiguredAuthority({
+    authority: options.authority ?? createConfiguredAuthority({
       approvers: config.MEDIC_APPROVERS,
       elevatedApprovers: config.MEDIC_ELEVATED_APPROVERS,
       userGroups: options.userGroups,

@@ -1,6 +1,7 @@
 import { SimilarDoc } from '../domain/analysis.js';
 import { capText, type ErrorEvent } from '../domain/event.js';
 import { parseStackTrace } from '../domain/stack-trace.js';
+import type { VectorHit } from '../ports/retrieval.js';
 import type { RetrievalDeps } from './indexed-doc.js';
 
 export interface SimilarDocsInput {
@@ -46,13 +47,16 @@ export async function findSimilarDocs(deps: RetrievalDeps, input: SimilarDocsInp
   const [vector] = await deps.embedder.embed([similarDocsQuery(input.event, input.template)]);
   if (!vector) return [];
   const hits = await deps.store.query({ vector, limit, ...(input.service === undefined ? {} : { filter: { service: input.service } }) });
-  return hits.map((hit) =>
-    SimilarDoc.parse({
-      id: hit.id,
-      title: text(hit.payload.title, hit.id),
-      excerpt: capText(text(hit.payload.body, ''), EXCERPT_CHARS),
-      source: text(hit.payload.path, text(hit.payload.source, 'unknown')),
-      similarity: Math.min(1, Math.max(0, Number.isFinite(hit.score) ? hit.score : 0)),
-    }),
-  );
+  return hits.map(toSimilarDoc);
+}
+
+/** A vector hit as the card and the analyst see it: similarity clamped to [0, 1], excerpt capped. */
+export function toSimilarDoc(hit: VectorHit): SimilarDoc {
+  return SimilarDoc.parse({
+    id: hit.id,
+    title: text(hit.payload.title, hit.id),
+    excerpt: capText(text(hit.payload.body, ''), EXCERPT_CHARS),
+    source: text(hit.payload.path, text(hit.payload.source, 'unknown')),
+    similarity: Math.min(1, Math.max(0, Number.isFinite(hit.score) ? hit.score : 0)),
+  });
 }

@@ -9,6 +9,8 @@ export interface CommandDeps {
   store: IncidentStore;
   audit: AuditLog;
   authority: Authority;
+  /** Tells the tool gateway a human approved this exact fix, so the job's push passes the gate. */
+  recordApproval(incident: Incident, approverId: string): Promise<void>;
   enqueueFix(incidentId: string, proposalHash: string): Promise<void>;
   enqueueAnalysis(incidentId: string, round: number): Promise<void>;
   clock: () => Date;
@@ -63,7 +65,10 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
     if (decided.decision?.at !== at || decided.state !== verdict) {
       return { ok: false, code: 'ERR_CONFLICT', message: `Incident ${incident.id} was decided by someone else a moment ago.` };
     }
-    if (verdict === 'approved') await deps.enqueueFix(decided.id, input.proposalHash);
+    if (verdict === 'approved') {
+      await deps.recordApproval(decided, input.caller.userId);
+      await deps.enqueueFix(decided.id, input.proposalHash);
+    }
     return { ok: true, view: await view(decided), message: verdict === 'approved' ? 'Approved — pushing the fix.' : 'Rejected.' };
   }
 

@@ -44,6 +44,9 @@ describe('the whole loop on the embedded defaults', () => {
     const trail = await medic.audit.list({ incidentId: waiting.id });
     expect(trail.filter((a) => a.action === 'incident.approve').map((a) => a.outcome)).toEqual(['denied', 'allowed']);
     expect(trail.filter((a) => a.action === 'step.publish')).toHaveLength(1);
+    // Every action went through the tool gateway: the push is audited as an allowed MUTATING call.
+    expect(trail.filter((a) => a.details?.tool === 'git.publish-fix').map((a) => a.outcome)).toEqual(['allowed']);
+    expect(trail.some((a) => a.details?.tool === 'logs.window' && a.outcome === 'allowed')).toBe(true);
   }, 120_000);
 
   it('without a model, posts the offline analyzer\'s degraded card and proposes no fix', async () => {

@@ -30,7 +30,7 @@ export const codeHostEnv = {
   /** Content cap per candidate file handed to the analyst. */
   MEDIC_CODE_MAX_BYTES: intFrom(64 * 1024, 1_024, 1024 * 1024),
   /** Largest fix (changed lines) Medic will propose. */
-  MEDIC_FIX_MAX_LINES: intFrom(200, 1, 5_000),
+  MEDIC_FIX_MAX_LINES: intFrom(80, 1, 5_000),
   MEDIC_GIT_AUTHOR_NAME: z.string().default('Medic'),
   MEDIC_GIT_AUTHOR_EMAIL: z.string().default('medic@localhost'),
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FIX_ELIGIBLE_CONFIDENCE } from '../../domain/analysis.js';
 import { intFrom, listFrom, optionalString } from '../env-helpers.js';
 
 const fractionFrom = (fallback: number) =>
@@ -20,7 +21,7 @@ export const llmEnv = {
   /** Token budget of the log window inside the RCA prompt (~4 characters per token). */
   MEDIC_RCA_LOG_TOKENS: intFrom(2_000, 200, 50_000),
   MEDIC_PROMPTS_DIR: optionalString,
-  MEDIC_FIX_MIN_CONFIDENCE: fractionFrom(0.5),
+  MEDIC_FIX_MIN_CONFIDENCE: fractionFrom(FIX_ELIGIBLE_CONFIDENCE),
   MEDIC_FIX_EXCLUDED_SEVERITIES: listFrom(['info', 'debug']).pipe(z.array(z.enum(['critical', 'error', 'warning', 'info', 'debug']))),
   MEDIC_FIX_MAX_FILE_BYTES: intFrom(200_000, 1_000, 5_000_000),
 };

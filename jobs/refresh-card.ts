@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import type { IncidentStore } from '../src/adapters/redis/incident-store.js';
+import { PIPELINE_ACTOR } from '../src/domain/audit.js';
+import type { Incident } from '../src/domain/incident.js';
+import { isOverflowFingerprint, presentOverflowTitle } from '../src/domain/storm-policy.js';
+import { presentIncidentCard } from '../src/presenters/incident-card.js';
+import type { Chat } from '../src/ports/chat.js';
+import type { JobDefinition } from '../src/queue/job-definition.js';
+
+export interface RefreshCardDeps {
+  store: IncidentStore;
+  chat: Chat;
+  clock: () => Date;
+}
+
+const RefreshCardPayload = z.object({ incidentId: z.string().min(1) });
+
+/**
+ * Shows an incident's current event count on its card. Enqueued throttled (one job per incident
+ * per MEDIC_CARD_REFRESH_S, see Queues.enqueueCardRefresh), so a storm costs one chat.update per
+ * incident per period. The overflow incident has no analysis to post its card: this job does.
+ */
+export function createRefreshCardJob(deps: RefreshCardDeps): JobDefinition<z.infer<typeof RefreshCardPayload>> {
+  return {
+    queue: 'refresh-card',
+    schema: RefreshCardPayload,
+    attempts: 3,
+    backoffMs: 1_000,
+    concurrency: 4,
+    async perform({ incidentId }) {
+      await refreshCard(incidentId, deps);
+    },
+  };
+}
+
+export async function refreshCard(incidentId: string, deps: RefreshCardDeps): Promise<Incident | undefined> {
+  let incident = await deps.store.get(incidentId);
+  // A closed card says how it was resolved; the count no longer changes it.
+  if (!incident || incident.state === 'closed') return incident;
+  const stats = await deps.store.stats(incidentId);
+  if (isOverflowFingerprint(incident.fingerprint)) incident = await showOverflow(incident, deps);
+  if (incident.card) await deps.chat.updateCard(incident.card, presentIncidentCard({ incident, stats }));
+  return incident;
+}
+
+/** Keeps the overflow title's family count current and posts its one card (idempotent by key). */
+async function showOverflow(incident: Incident, deps: RefreshCardDeps): Promise<Incident> {
+  const at = deps.clock().toISOString();
+  const title = presentOverflowTitle(await deps.store.suppressedFamilies(incident.fingerprint));
+  const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, presentIncidentCard({ incident: { ...incident, title }, stats: await deps.store.stats(incident.id) })));
+  return deps.store.update(incident.id, (current) => {
+    if (current.title === title && current.card) return undefined;
+    const audit = current.card ? [] : [{ at, action: 'incident.overflow-card', outcome: 'done' as const, actor: PIPELINE_ACTOR, details: { title } }];
+    return { incident: { ...current, title, card: current.card ?? card, updatedAt: at }, audit };
+  });
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import type { IncidentStore } from '../src/adapters/redis/incident-store.js';
+import { PIPELINE_ACTOR } from '../src/domain/audit.js';
+import { transition, type Incident } from '../src/domain/incident.js';
+import { FINISHED_STATES, isQuiet, quietMinutes } from '../src/domain/storm-policy.js';
+import type { Logger } from '../src/observability/logger.js';
+import { presentIncidentCard } from '../src/presenters/incident-card.js';
+import type { Chat, ChatMessage } from '../src/ports/chat.js';
+import type { JobDefinition } from '../src/queue/job-definition.js';
+
+export interface SweepDeps {
+  store: IncidentStore;
+  chat: Chat;
+  clock: () => Date;
+  logger: Logger;
+  quietPeriodS: number;
+}
+
+const SweepPayload = z.object({}).passthrough();
+
+/**
+ * Closes finished incidents (reported, rejected, fixed, fix_failed) whose family has been quiet
+ * for MEDIC_QUIET_PERIOD_S, and releases their fingerprint: the next event of the family opens a
+ * new incident that names this one as its predecessor. Runs on a job scheduler; every worker
+ * may run it, because each close is a compare-and-set on the record.
+ */
+export function createSweepJob(deps: SweepDeps): JobDefinition<z.infer<typeof SweepPayload>> {
+  return {
+    queue: 'sweep',
+    schema: SweepPayload,
+    attempts: 1,
+    backoffMs: 1_000,
+    concurrency: 1,
+    async perform() {
+      await sweepQuietIncidents(deps);
+    },
+  };
+}
+
+export async function sweepQuietIncidents(deps: SweepDeps): Promise<string[]> {
+  const nowMs = deps.clock().getTime();
+  const closed: string[] = [];
+  for (const { id } of await deps.store.quietIncidents(nowMs - deps.quietPeriodS * 1000)) {
+    const incident = await deps.store.get(id);
+    if (!incident) continue;
+    // A crash between the close and the release leaves a closed incident holding its family.
+    if (incident.state === 'closed') await deps.store.releaseFingerprint(incident);
+    if (!FINISHED_STATES.includes(incident.state)) continue;
+    const done = await closeQuiet(incident, nowMs, deps);
+    if (done) closed.push(done.id);
+  }
+  if (closed.length > 0) deps.logger.info({ closed }, 'closed quiet incidents');
+  return closed;
+}
+
+async function closeQuiet(incident: Incident, nowMs: number, deps: SweepDeps): Promise<Incident | undefined> {
+  // Re-read the last event right before closing: one may have arrived since the listing.
+  const lastEventMs = await deps.store.lastEventMs(incident.id);
+  if (lastEventMs === undefined || !isQuiet(lastEventMs, nowMs, deps.quietPeriodS)) return undefined;
+  const minutes = quietMinutes(lastEventMs, nowMs);
+  const at = new Date(nowMs).toISOString();
+  const reason = `resolved after ${minutes} quiet minutes`;
+  const closed = await deps.store.update(incident.id, (current) =>
+    FINISHED_STATES.includes(current.state)
+      ? { incident: transition(current, 'closed', at), audit: [{ at, action: 'incident.resolve', outcome: 'done', actor: PIPELINE_ACTOR, reason, details: { quietMinutes: minutes, from: current.state } }] }
+      : undefined,
+  );
+  if (closed.state !== 'closed') return undefined;
+  await deps.store.releaseFingerprint(closed);
+  if (closed.card) {
+    try {
+      const stats = await deps.store.stats(closed.id);
+      await deps.chat.updateCard(closed.card, withResolution(presentIncidentCard({ incident: closed, stats }), minutes));
+    } catch (error) {
+      // The incident is closed either way; the card is a courtesy.
+      deps.logger.warn({ incidentId: closed.id, err: error }, 'resolution card update failed');
+    }
+  }
+  return closed;
+}
+
+/** Adds the resolution line to the closed card (kept within Block Kit's 50 blocks). */
+export function withResolution(message: ChatMessage, minutes: number): ChatMessage {
+  const block = { type: 'context', block_id: 'medic_resolved', elements: [{ type: 'mrkdwn', text: `✅ Resolved after ${minutes} quiet minutes: no new events of this family.` }] };
+  return { text: message.text, blocks: [...message.blocks.slice(0, 49), block] };
+}
