@@ -46,6 +46,16 @@ if id then
   return {'absorbed', id}
 end
 
+-- A family suppressed this hour keeps counting into the hour's overflow incident.
+if redis.call('SISMEMBER', KEYS[12], ARGV[13]) == 1 then
+  local oid = redis.call('GET', KEYS[11])
+  if oid then
+    count_into(oid, 1, eventTime, eventTime)
+    sample(oid, ARGV[7])
+    return {'absorbed', oid}
+  end
+end
+
 -- No open incident: the family forms until its opening rule is met (N events within the window).
 local n, first, last = 1, eventTime, eventTime
 local minEvents = tonumber(ARGV[9])
@@ -98,8 +108,6 @@ if (maxAll > 0 and openedAll >= maxAll) or (maxService > 0 and openedService >= 
   end
   redis.call('SADD', KEYS[12], ARGV[13])
   redis.call('PEXPIRE', KEYS[12], leftMs + 7200000)
-  -- The family's events go to the overflow incident until the hour is over.
-  redis.call('SET', KEYS[2], oid, 'PX', leftMs)
   count_into(oid, n, first, last)
   move_forming_events(oid)
   return {'overflow', oid}
