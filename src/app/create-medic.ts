@@ -3,10 +3,13 @@ import type { Worker } from 'bullmq';
 import { createPollJob, type PollDeps } from '../../jobs/poll.js';
 import { createAnalyzeJob } from '../../jobs/analyze.js';
 import { createApplyFixJob } from '../../jobs/apply-fix.js';
+import { createRefreshCardJob } from '../../jobs/refresh-card.js';
+import { createSweepJob } from '../../jobs/sweep.js';
 import { createAuditLog } from '../adapters/redis/audit-log.js';
 import { createCheckpointStore } from '../adapters/redis/checkpoint-store.js';
 import { createIncidentStore, type IncidentStore } from '../adapters/redis/incident-store.js';
 import type { Config } from '../config/schema.js';
+import { stormSettingsFrom } from '../config/sections/storm.js';
 import { IncidentState } from '../domain/incident.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -57,7 +60,8 @@ export function createMedic(parts: MedicParts): Medic {
   const clock = parts.clock ?? (() => new Date());
   const store = createIncidentStore(redis, prefix);
   const audit = createAuditLog(redis, prefix);
-  const queues = createQueues(redis, prefix);
+  const storm = stormSettingsFrom(config);
+  const queues = createQueues(redis, prefix, { cardRefreshS: storm.cardRefreshS });
   const workers: Worker[] = [];
   const afterStep = parts.afterStep ? (step: string) => parts.afterStep?.(step) : undefined;
 
@@ -76,6 +80,7 @@ export function createMedic(parts: MedicParts): Medic {
     store, source: adapters.logs, checkpoints: createCheckpointStore(redis, prefix), redis, prefix, logger, clock,
     dedupeRetentionMs: DEDUPE_RETENTION_MS,
     enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round),
+    enqueueCardRefresh: (id) => queues.enqueueCardRefresh(id), storm,
     onIngested: (status) => metrics.eventsIngested.inc({ status }),
   };
   const commands = createIncidentCommands({
@@ -109,6 +114,11 @@ export function createMedic(parts: MedicParts): Medic {
       await adapters.prepare?.();
       const workerOptions = { connection: redis, redisPrefix: prefix, lockDurationMs: config.MEDIC_JOB_LOCK_MS, logger };
       workers.push(startWorker(createAnalyzeJob(pipeline), workerOptions), startWorker(createApplyFixJob(fix), workerOptions));
+      workers.push(
+        startWorker(createRefreshCardJob({ store, chat: adapters.chat, clock }), workerOptions),
+        startWorker(createSweepJob({ store, chat: adapters.chat, clock, logger, quietPeriodS: storm.quietPeriodS }), workerOptions),
+      );
+      await queues.sweep.upsertJobScheduler('sweep-quiet', { every: config.MEDIC_SWEEP_INTERVAL_S * 1000 }, { name: 'sweep', data: {} });
       // Recover work a crash left between two writes: incidents never enqueued, approvals never started.
       await enqueuePending(poll);
       for (const incident of await store.list({ states: ['approved'] })) {
