@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
 import { createConsoleChat } from '../adapters/console-chat/console-chat.js';
+import { mirrorToConsole } from '../adapters/console-chat/mirror-chat.js';
 import { createAuditLog } from '../adapters/redis/audit-log.js';
 import { createSlackChat } from '../adapters/slack/slack-chat.js';
 import { createSlackWebClient } from '../adapters/slack/web-client.js';
@@ -22,7 +23,7 @@ import { similarDocsQuery, toSimilarDoc } from '../retrieval/find-similar-docs.j
 import { ingestDocs } from '../retrieval/ingest-docs.js';
 import { seedSampleRemote } from '../sample/seed-sample-remote.js';
 import type { Adapters } from './adapters.js';
-import { approverIds, chatMode, slackSettings } from './chat-mode.js';
+import { approverIds, chatMode, type SlackSettings } from './chat-mode.js';
 import { createAnalystFactory } from './create-analyst.js';
 import { createCodeHost } from './create-code-host.js';
 import { createLogSource } from './create-log-source.js';
@@ -34,8 +35,8 @@ export interface AdapterContext {
   redis: Redis;
   logger: Logger;
   chatOut: Writable;
-  /** The running sandbox's Web API, when this process started it. */
-  sandboxApiUrl?: string;
+  /** Slack settings when the chat is Slack or the sandbox (decided once, shared with the web role). */
+  slack?: SlackSettings;
 }
 
 /**
@@ -43,7 +44,7 @@ export interface AdapterContext {
  * configured, the embedded default otherwise — and puts every port the pipeline uses behind the
  * tool gateway, so each action is registered, checked, gated and audited.
  */
-export async function createAdapters({ config, redis, logger, chatOut, sandboxApiUrl }: AdapterContext): Promise<Adapters> {
+export async function createAdapters({ config, redis, logger, chatOut, slack }: AdapterContext): Promise<Adapters> {
   const paths = medicPaths(config);
   const prefix = config.MEDIC_REDIS_PREFIX;
   const logs = createLogSource(config, paths, logger);
@@ -51,10 +52,11 @@ export async function createAdapters({ config, redis, logger, chatOut, sandboxAp
   const { embedder, store } = await createRetrieval(config, paths);
 
   const mode = chatMode(config);
-  const slack = mode === 'console' ? undefined : slackSettings(config, sandboxApiUrl);
   const slackClient = slack && createSlackWebClient({ token: slack.botToken, apiUrl: slack.apiUrl, retries: config.SLACK_RETRIES });
   const chat: Chat = slackClient
-    ? createSlackChat({ client: slackClient, channel: config.MEDIC_SLACK_CHANNEL })
+    ? mode === 'sandbox'
+      ? mirrorToConsole(createSlackChat({ client: slackClient, channel: config.MEDIC_SLACK_CHANNEL }), chatOut)
+      : createSlackChat({ client: slackClient, channel: config.MEDIC_SLACK_CHANNEL })
     : createConsoleChat({ redis, prefix, out: chatOut, channel: config.MEDIC_SLACK_CHANNEL });
   const authority = createConfiguredAuthority({
     approvers: approverIds(config),

@@ -6,11 +6,16 @@ import { loadConfig, readEnv } from '../config/load-config.js';
 import type { Config } from '../config/schema.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
+import { createSlackSandbox, type SlackSandbox } from '../sandbox/create-slack-sandbox.js';
 import type { Adapters } from './adapters.js';
+import { chatMode, slackSettings } from './chat-mode.js';
 import { createAdapters } from './create-adapters.js';
 import { createMedic, type Medic } from './create-medic.js';
 
+export type Role = 'all' | 'web' | 'worker' | 'cli';
+
 export interface Runtime {
+  role: Role;
   config: Config;
   redis: Redis;
   redisUrl: string;
@@ -19,34 +24,49 @@ export interface Runtime {
   metrics: Metrics;
   adapters: Adapters;
   medic: Medic;
+  /** The local Slack sandbox, when this process serves it. */
+  sandbox?: SlackSandbox;
+  /** Where Slack (or the sandbox) reaches Medic; set once the web role listens. */
+  eventsUrl: { value: string };
   close(): Promise<void>;
 }
 
 /**
  * The one place that reads the environment and builds every client: config → Redis (embedded if
- * none answers) → adapters → Medic. `main.ts` and the CLI both start here.
+ * none answers) → the sandbox (web role, no Slack token) → adapters → Medic. `main.ts` and the CLI
+ * both start here.
  */
 export async function startRuntime(
   env: NodeJS.ProcessEnv,
-  options: { logLevel?: string; logDestination?: Writable; chatOut?: Writable } = {},
+  options: { role?: Role; logLevel?: string; logDestination?: Writable; chatOut?: Writable } = {},
 ): Promise<Runtime> {
+  const role = options.role ?? 'all';
   const config = loadConfig(readEnv(env));
   const logger = createLogger({ level: options.logLevel ?? config.LOG_LEVEL, destination: options.logDestination });
-  const metrics = createMetrics({ defaultMetrics: true });
+  const metrics = createMetrics({ defaultMetrics: role !== 'cli' });
   const { url, embedded } = await resolveRedis({ url: config.REDIS_URL, embedded: config.MEDIC_EMBEDDED_REDIS, dataDir: config.MEDIC_DATA_DIR });
   if (embedded) logger.info({ url }, 'started an embedded redis-server');
   const redis = createRedis(url);
   redis.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
-  const adapters = await createAdapters({ config, redis, logger, chatOut: options.chatOut ?? process.stdout });
+
+  const eventsUrl = { value: config.MEDIC_SANDBOX_EVENTS_URL ?? `http://127.0.0.1:${config.PORT}/slack/events` };
+  const slack = chatMode(config) === 'console' ? undefined : slackSettings(config);
+  let sandbox: SlackSandbox | undefined;
+  if (slack && chatMode(config) === 'sandbox' && (role === 'all' || role === 'web')) {
+    sandbox = await createSlackSandbox({ port: config.MEDIC_SANDBOX_PORT, signingSecret: slack.signingSecret, botToken: slack.botToken, medicEventsUrl: () => eventsUrl.value });
+    slack.apiUrl = sandbox.apiUrl;
+  }
+  const adapters = await createAdapters({ config, redis, logger, chatOut: options.chatOut ?? process.stdout, slack });
   const crashAfter = new Set(config.MEDIC_CRASH_AFTER);
   const medic = createMedic({
     config, redis, adapters, logger, metrics,
     afterStep: crashAfter.size > 0 ? (step) => { if (crashAfter.has(step)) process.kill(process.pid, 'SIGKILL'); } : undefined,
   });
   return {
-    config, redis, redisUrl: url, embeddedRedis: Boolean(embedded), logger, metrics, adapters, medic,
+    role, config, redis, redisUrl: url, embeddedRedis: Boolean(embedded), logger, metrics, adapters, medic, sandbox, eventsUrl,
     async close() {
       await medic.close();
+      await sandbox?.close();
       redis.disconnect();
       await embedded?.stop();
     },

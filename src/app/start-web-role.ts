@@ -1,16 +1,45 @@
-import { createOpsRoutes } from '../http/ops-routes.js';
+import { createSlackApp } from '../adapters/slack/create-slack-app.js';
+import { createOpsRoutes, type Route } from '../http/ops-routes.js';
 import { startHttpServer } from '../http/start-http-server.js';
 import type { Runtime } from './start-runtime.js';
 
-/** The web role: health, readiness and metrics on PORT (and, with Slack, its receiver). */
+/**
+ * The web role: health, readiness and metrics on PORT, beside Slack's `/slack/events` receiver
+ * when the chat is Slack or the sandbox (Socket Mode needs no inbound port for Slack).
+ */
 export async function startWebRole(runtime: Runtime): Promise<() => Promise<void>> {
-  const { medic, metrics, config, logger } = runtime;
+  const { medic, metrics, config, logger, adapters } = runtime;
   const ops = createOpsRoutes({
     registry: metrics.registry,
     beforeScrape: () => medic.refreshGauges(),
     ready: async () => (await medic.checks()).filter((c) => c.name === 'redis'),
   });
-  const http = await startHttpServer(config.PORT, [ops]);
-  logger.info({ port: http.port }, `ops endpoints on http://127.0.0.1:${http.port}/healthz, /readyz, /metrics`);
-  return () => http.close();
+  const slack = adapters.slack;
+  const stops: (() => Promise<void>)[] = [];
+  if (slack && !slack.appToken) {
+    const route = (path: string) => ({ path, method: 'GET', handler: (req: Parameters<Route>[0], res: Parameters<Route>[1]) => void ops(req, res) });
+    const app = createSlackApp({
+      botToken: slack.botToken, signingSecret: slack.signingSecret, apiUrl: slack.apiUrl, port: config.PORT, retries: config.SLACK_RETRIES,
+      commands: medic.commands, authority: adapters.authority, customRoutes: ['/healthz', '/readyz', '/metrics'].map(route),
+    });
+    const { eventsUrl } = await app.start();
+    if (eventsUrl && !config.MEDIC_SANDBOX_EVENTS_URL) runtime.eventsUrl.value = eventsUrl;
+    logger.info({ eventsUrl }, `Slack receiver on ${eventsUrl ?? 'socket mode'}; ops endpoints /healthz, /readyz, /metrics on the same port`);
+    stops.push(() => app.stop());
+  } else {
+    if (slack?.appToken) {
+      const app = createSlackApp({ botToken: slack.botToken, signingSecret: slack.signingSecret, appToken: slack.appToken, apiUrl: slack.apiUrl, retries: config.SLACK_RETRIES, commands: medic.commands, authority: adapters.authority });
+      await app.start();
+      stops.push(() => app.stop());
+    }
+    const http = await startHttpServer(config.PORT, [ops]);
+    logger.info({ port: http.port }, `ops endpoints on http://127.0.0.1:${http.port}/healthz, /readyz, /metrics`);
+    stops.push(() => http.close());
+  }
+  if (runtime.sandbox) {
+    process.stdout.write(`\nMedic's local Slack sandbox: ${runtime.sandbox.url}  (open it to see the cards and approve as Alice)\n\n`);
+  }
+  return async () => {
+    for (const stop of stops) await stop().catch(() => undefined);
+  };
 }

@@ -17,7 +17,7 @@ export type BootMedic = (io: CliIo, fn: (booted: BootedMedic) => Promise<number>
 export const bootMedic: BootMedic = async (io, fn, options = {}) => {
   let runtime;
   try {
-    runtime = await startRuntime(io.env, { logLevel: 'warn', logDestination: io.stderr, chatOut: io.stdout });
+    runtime = await startRuntime(io.env, { role: 'cli', logLevel: 'warn', logDestination: io.stderr, chatOut: io.stdout });
     if (options.prepare) await runtime.adapters.prepare?.();
     return await fn({ medic: runtime.medic, config: runtime.config, redisUrl: runtime.redisUrl, embeddedRedis: runtime.embeddedRedis });
   } catch (error) {

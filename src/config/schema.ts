@@ -72,6 +72,9 @@ export const EnvSchema = z.object({
   ...GatewayEnv,
 }).superRefine((env, ctx) => {
   for (const problem of codeHostProblems(env)) ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.message });
+  if (env.SLACK_BOT_TOKEN && env.MEDIC_CHAT !== 'console' && !env.SLACK_SIGNING_SECRET && !env.SLACK_APP_TOKEN) {
+    ctx.addIssue({ code: 'custom', path: ['SLACK_SIGNING_SECRET'], message: 'set the app\'s signing secret (or SLACK_APP_TOKEN for Socket Mode) so Medic can verify Slack\'s requests' });
+  }
 });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -54,7 +54,7 @@ export function createFileLogSource(options: FileLogSourceOptions): LogSource {
   const maxRead = options.maxReadBytes ?? 16 * 1024 * 1024;
 
   /** Turns lines into records; plain logs fold continuation lines (stack traces) into their entry. */
-  function toRecords(path: string, lines: { at: number; text: string }[]): FileLogRecord[] {
+  function toRecords(path: string, lines: { at: number; text: string }[], onInvalid = options.onInvalid): FileLogRecord[] {
     const rel = relative(options.dir, path);
     const records: FileLogRecord[] = [];
     let pending: { at: number; text: string } | undefined;
@@ -62,7 +62,7 @@ export function createFileLogSource(options: FileLogSourceOptions): LogSource {
       if (!pending) return;
       const record = parsePlainRecord(pending.text, `${rel}@${pending.at}`, options.correlationFields);
       if (record) records.push(record);
-      else options.onInvalid?.(`${rel}@${pending.at}`, 'unrecognized plain log line');
+      else onInvalid?.(`${rel}@${pending.at}`, 'unrecognized plain log line');
       pending = undefined;
     };
     for (const line of lines) {
@@ -71,14 +71,14 @@ export function createFileLogSource(options: FileLogSourceOptions): LogSource {
         flushPlain();
         const record = parseJsonRecord(line.text, `${rel}@${line.at}`, options.correlationFields);
         if (record) records.push(record);
-        else options.onInvalid?.(`${rel}@${line.at}`, 'malformed JSON log record');
+        else onInvalid?.(`${rel}@${line.at}`, 'malformed JSON log record');
       } else if (isPlainHeader(line.text)) {
         flushPlain();
         pending = { ...line };
       } else if (pending) {
         pending.text += `\n${line.text}`;
       } else {
-        options.onInvalid?.(`${rel}@${line.at}`, 'continuation line without an entry');
+        onInvalid?.(`${rel}@${line.at}`, 'continuation line without an entry');
       }
     }
     flushPlain();
@@ -129,7 +129,8 @@ export function createFileLogSource(options: FileLogSourceOptions): LogSource {
       const matches: RawLogLine[] = [];
       for (const path of await listLogFiles(options.dir)) {
         const { lines } = await readLines(path, 0, maxRead);
-        for (const record of toRecords(path, lines)) {
+        // Invalid lines were reported when they were polled; the window skips them quietly.
+        for (const record of toRecords(path, lines, () => undefined)) {
           const t = Date.parse(record.time);
           if (t < from || t > to) continue;
           const correlated = ids.size === 0 ? record.service === query.event.service : Object.values(record.correlationIds).some((id) => ids.has(id));

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, LogLevel, type Logger, type Middleware, type AnyMiddlewareArgs } from '@slack/bolt';
+import { App, LogLevel, type CustomRoute, type Logger, type Middleware, type AnyMiddlewareArgs } from '@slack/bolt';
 import type { Authority } from '../../ports/authority.js';
 import type { IncidentCommands } from '../../use-cases/incident-commands.js';
 import { DeliveryLedger, deliveryKey } from './delivery-ledger.js';
@@ -30,6 +30,8 @@ export interface SlackAppOptions {
   botId?: string;
   botUserId?: string;
   ledger?: DeliveryLedger;
+  /** Extra HTTP routes served beside `/slack/events` in HTTP mode (health, readiness, metrics). */
+  customRoutes?: CustomRoute[];
 }
 
 export interface SlackAppHandle {
@@ -62,7 +64,7 @@ export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
   const app = new App({
     token: options.botToken,
     signingSecret: options.signingSecret,
-    ...(socketMode ? { socketMode: true, appToken: options.appToken } : { port: options.port ?? 3000 }),
+    ...(socketMode ? { socketMode: true, appToken: options.appToken } : { port: options.port ?? 3000, customRoutes: options.customRoutes ?? [] }),
     clientOptions: slackClientOptions({ apiUrl: options.apiUrl, retries: options.retries ?? 3 }),
     ...(options.botId && options.botUserId ? { botId: options.botId, botUserId: options.botUserId } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
