@@ -44,7 +44,7 @@ describe('a storm of 100,000 error events in one poll', () => {
     const counts = await Promise.all(incidents.map(async (i) => (await medic.store.stats(i.id))?.count));
     expect(counts).toEqual(Array.from({ length: 20 }, () => 5_000));
     expect(new Set(incidents.map((i) => i.title)).size).toBe(20);
-    const rca = (await medic.audit.list({ limit: 100_000 })).filter((a) => a.action === 'step.rca');
+    const rca = (await medic.audit.list({ count: 100_000 })).filter((a) => a.action === 'step.rca');
     expect(rca).toHaveLength(20);
     expect((await transcript(w)).filter((row) => row.kind === 'post')).toHaveLength(20);
   }, 240_000);
