@@ -1,3 +1,4 @@
+import type { Incident } from '../domain/incident.js';
 import type { PipelineDeps } from '../pipeline/pipeline-deps.js';
 import type { Analyst } from '../ports/analyst.js';
 import type { Authority } from '../ports/authority.js';
@@ -28,6 +29,8 @@ export interface Adapters {
   findRecentChanges: PipelineDeps['findRecentChanges'];
   searchCode: PipelineDeps['searchCode'];
   validateFix: PipelineDeps['validateFix'];
+  /** Writes a resolved incident back to the documents (root cause, fix, verdict, feedback). */
+  learnFrom: (incident: Incident) => Promise<void>;
   /** Work to do once at worker start (seed the sample remote, ingest docs…). */
   prepare?: () => Promise<void>;
   /** Every configured service, for `doctor` and `/readyz`. */

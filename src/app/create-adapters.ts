@@ -21,6 +21,7 @@ import type { Chat } from '../ports/chat.js';
 import { findRecentChanges } from '../retrieval/find-recent-changes.js';
 import { similarDocsQuery, toSimilarDoc } from '../retrieval/find-similar-docs.js';
 import { ingestDocs } from '../retrieval/ingest-docs.js';
+import { upsertIncidentDoc } from '../retrieval/incident-to-doc.js';
 import { seedSampleRemote } from '../sample/seed-sample-remote.js';
 import type { Adapters } from './adapters.js';
 import { approverIds, chatMode, type SlackSettings } from './chat-mode.js';
@@ -98,6 +99,11 @@ export async function createAdapters({ config, redis, logger, chatOut, slack }: 
       return result.ok ? result.proposal : result.reason;
     },
     degradedNotice: () => gateway.degradedNotice(),
+    async learnFrom(incident) {
+      const votes = incident.feedback.filter((f) => f.target === 'rca');
+      const rootCauseCorrect = votes.length === 0 ? undefined : votes.filter((v) => v.vote === 'up').length >= votes.length / 2;
+      await upsertIncidentDoc({ embedder, store }, incident, { rootCauseCorrect, note: incident.decision?.reason });
+    },
     prepare: () => withDataLock(async () => {
       if (!config.MEDIC_REPO_REMOTE) {
         const seeded = await seedSampleRemote({ sourceDir: paths.sampleService, historyFile: paths.sampleHistory, remoteDir: paths.sampleRemote, branch: config.MEDIC_REPO_BRANCH });

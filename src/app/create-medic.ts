@@ -20,6 +20,7 @@ import type { ServiceCheck } from '../ports/service-check.js';
 import { createQueues, type Queues } from '../queue/queues.js';
 import { startWorker } from '../queue/start-worker.js';
 import { recordFixApproval } from '../gateway/fix-approval.js';
+import { createDecisionAnnouncer } from '../use-cases/announce-decision.js';
 import { createIncidentCommands } from '../use-cases/create-incident-commands.js';
 import type { IncidentCommands } from '../use-cases/incident-commands.js';
 import { enqueuePending } from '../use-cases/ingest-events.js';
@@ -63,6 +64,9 @@ export function createMedic(parts: MedicParts): Medic {
   const storm = stormSettingsFrom(config);
   const queues = createQueues(redis, prefix, { cardRefreshS: storm.cardRefreshS });
   const workers: Worker[] = [];
+  // Learning is a courtesy to the next incident: a failed write-back is logged, never fatal.
+  const learn = (incident: Parameters<Adapters['learnFrom']>[0]) =>
+    adapters.learnFrom(incident).catch((error: unknown) => logger.warn({ incidentId: incident.id, err: error }, 'could not write the incident back to the documents'));
   const afterStep = parts.afterStep ? (step: string) => parts.afterStep?.(step) : undefined;
 
   const pipeline: PipelineDeps = {
@@ -75,7 +79,7 @@ export function createMedic(parts: MedicParts): Medic {
     },
     clock, logger, metrics, afterStep,
   };
-  const fix: FixDeps = { store, chat: adapters.chat, publisher: adapters.publisher, pullRequests: adapters.pullRequests, clock, logger, metrics, afterStep };
+  const fix: FixDeps = { store, chat: adapters.chat, publisher: adapters.publisher, pullRequests: adapters.pullRequests, clock, logger, metrics, afterStep, learn };
   const poll: PollDeps = {
     store, source: adapters.logs, checkpoints: createCheckpointStore(redis, prefix), redis, prefix, logger, clock,
     dedupeRetentionMs: DEDUPE_RETENTION_MS,
@@ -90,6 +94,8 @@ export function createMedic(parts: MedicParts): Medic {
     },
     enqueueFix: (id, hash) => queues.enqueueFix(id, hash),
     enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round),
+    announce: createDecisionAnnouncer({ chat: adapters.chat, logger, stats: (id) => store.stats(id) }),
+    learn: (incident) => learn(incident),
   });
 
   return {

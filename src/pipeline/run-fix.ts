@@ -21,6 +21,8 @@ export interface FixDeps {
   logger: Logger;
   metrics: Metrics;
   afterStep?: (step: string, incident: Incident) => void;
+  /** Writes a fixed incident back to the documents. */
+  learn?: (incident: Incident) => Promise<void>;
 }
 
 /**
@@ -83,6 +85,7 @@ export async function runFix(incidentId: string, proposalHash: string, deps: Fix
     };
   });
   await updateCard(incident, deps);
+  if (incident.state === 'fixed') await deps.learn?.(incident);
   return incident;
 }
 

@@ -13,6 +13,10 @@ export interface CommandDeps {
   recordApproval(incident: Incident, approverId: string): Promise<void>;
   enqueueFix(incidentId: string, proposalHash: string): Promise<void>;
   enqueueAnalysis(incidentId: string, round: number): Promise<void>;
+  /** Shows a fresh decision on the card and in its thread. */
+  announce?: (incident: Incident) => Promise<void>;
+  /** Writes a decided or resolved incident back to the documents, so Medic learns from it. */
+  learn?: (incident: Incident) => Promise<void>;
   clock: () => Date;
 }
 
@@ -68,7 +72,10 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
     if (verdict === 'approved') {
       await deps.recordApproval(decided, input.caller.userId);
       await deps.enqueueFix(decided.id, input.proposalHash);
+    } else {
+      await deps.learn?.(decided);
     }
+    await deps.announce?.(decided);
     return { ok: true, view: await view(decided), message: verdict === 'approved' ? 'Approved — pushing the fix.' : 'Rejected.' };
   }
 
@@ -109,6 +116,7 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
         incident: { ...current, feedback: [...current.feedback.filter((f) => !(f.userId === caller.userId && f.target === target)), { target, vote, userId: caller.userId, at }] },
         audit: [{ at, action: 'incident.feedback', outcome: 'done', actor: actorOf(caller), details: { target, vote } }],
       }));
+      if (['fixed', 'rejected', 'closed'].includes(incident.state)) await deps.learn?.(incident);
       return { ok: true, view: await view(incident), message: `Thanks — feedback on the ${target} recorded.` };
     },
   };

@@ -1,0 +1,87 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAuditLog } from '../../src/adapters/redis/audit-log.js';
+import { createIncidentStore, type IncidentStore } from '../../src/adapters/redis/incident-store.js';
+import { createFixProposal } from '../../src/domain/fix.js';
+import type { Incident } from '../../src/domain/incident.js';
+import { createIncidentCommands } from '../../src/use-cases/create-incident-commands.js';
+import type { IncidentCommands } from '../../src/use-cases/incident-commands.js';
+import { buildEvent, buildIncident } from '../support/builders.js';
+import { createTestRedis } from '../support/redis.js';
+
+let ctx: Awaited<ReturnType<typeof createTestRedis>>;
+let store: IncidentStore;
+let commands: IncidentCommands;
+const effects: string[] = [];
+const proposal = createFixProposal({ file: 'src/a.ts', before: 'a\n', after: 'b\n', explanation: 'fix' });
+const approver = { userId: 'U_OK', via: 'slack' as const };
+
+beforeEach(async () => {
+  ctx = await createTestRedis();
+  store = createIncidentStore(ctx.redis, ctx.prefix);
+  effects.length = 0;
+  const event = buildEvent({ id: 'e1' });
+  const incident: Incident = { ...buildIncident({ firstEvent: event }), state: 'awaiting_approval', proposal, card: { channel: 'C1', ts: '1.1' } };
+  await store.ingest([{ event, fingerprint: 'fp', candidate: incident }], Date.now());
+  commands = createIncidentCommands({
+    store, audit: createAuditLog(ctx.redis, ctx.prefix), clock: () => new Date('2026-11-30T10:00:00Z'),
+    authority: { resolve: async (id) => ({ approver: id === 'U_OK', elevated: false }) },
+    recordApproval: async (i, who) => void effects.push(`record:${i.id}:${who}`),
+    enqueueFix: async (id, hash) => void effects.push(`fix:${id}:${hash.slice(0, 8)}`),
+    enqueueAnalysis: async (id, round) => void effects.push(`analyze:${id}:${round}`),
+    announce: async (i) => void effects.push(`announce:${i.state}`),
+    learn: async (i) => void effects.push(`learn:${i.state}`),
+  });
+});
+afterEach(async () => ctx.cleanup());
+
+describe('the incident use-cases', () => {
+  it('refuse a non-approver, audit the refusal and change nothing', async () => {
+    const result = await commands.approve({ incidentId: 'inc-test', caller: { userId: 'U_NOPE', via: 'slack' }, proposalHash: proposal.contentHash });
+    expect(result).toMatchObject({ ok: false, code: 'ERR_UNAUTHORIZED' });
+    expect((await store.require('inc-test')).state).toBe('awaiting_approval');
+    expect(effects).toEqual([]);
+    const audit = await createAuditLog(ctx.redis, ctx.prefix).list({ incidentId: 'inc-test' });
+    expect(audit.map((a) => [a.action, a.outcome, a.actor.id])).toEqual([['incident.approve', 'denied', 'U_NOPE']]);
+  });
+
+  it('bind the approval to the proposal shown: another hash is refused as stale', async () => {
+    const result = await commands.approve({ incidentId: 'inc-test', caller: approver, proposalHash: 'f'.repeat(64) });
+    expect(result).toMatchObject({ ok: false, code: 'ERR_STALE_APPROVAL' });
+    expect(effects).toEqual([]);
+  });
+
+  it('approve once: a double click changes nothing and enqueues the same job id again', async () => {
+    const first = await commands.approve({ incidentId: 'inc-test', caller: approver, proposalHash: proposal.contentHash });
+    const second = await commands.approve({ incidentId: 'inc-test', caller: approver, proposalHash: proposal.contentHash });
+    expect([first.ok, second.ok]).toEqual([true, true]);
+    expect(second.ok && second.message).toMatch(/Already approved/);
+    const incident = await store.require('inc-test');
+    expect(incident.state).toBe('approved');
+    expect(incident.decision).toMatchObject({ verdict: 'approved', actor: { id: 'U_OK' }, proposalHash: proposal.contentHash });
+    expect(effects).toEqual([`record:inc-test:U_OK`, `fix:inc-test:${proposal.contentHash.slice(0, 8)}`, 'announce:approved', `fix:inc-test:${proposal.contentHash.slice(0, 8)}`]);
+  });
+
+  it('reject with a reason, announce it and learn from it; a later approve is refused', async () => {
+    const rejected = await commands.reject({ incidentId: 'inc-test', caller: approver, proposalHash: proposal.contentHash, reason: 'wrong file' });
+    expect(rejected.ok).toBe(true);
+    expect((await store.require('inc-test')).decision?.reason).toBe('wrong file');
+    expect(effects).toEqual(['learn:rejected', 'announce:rejected']);
+    const late = await commands.approve({ incidentId: 'inc-test', caller: approver, proposalHash: proposal.contentHash });
+    expect(late).toMatchObject({ ok: false, code: 'ERR_INVALID_TRANSITION' });
+  });
+
+  it('re-run a decided incident as a new round, keeping its card', async () => {
+    await commands.reject({ incidentId: 'inc-test', caller: approver, proposalHash: proposal.contentHash, reason: 'try again' });
+    const rerun = await commands.rerun({ incidentId: 'inc-test', caller: approver });
+    expect(rerun.ok).toBe(true);
+    const incident = await store.require('inc-test');
+    expect([incident.state, incident.round, Object.keys(incident.steps), incident.proposal]).toEqual(['analyzing', 1, ['intake'], undefined]);
+    expect(effects.at(-1)).toBe('analyze:inc-test:1');
+  });
+
+  it('record feedback once per person and target', async () => {
+    await commands.feedback({ incidentId: 'inc-test', caller: approver, target: 'rca', vote: 'up' });
+    await commands.feedback({ incidentId: 'inc-test', caller: approver, target: 'rca', vote: 'down' });
+    expect((await store.require('inc-test')).feedback.map((f) => f.vote)).toEqual(['down']);
+  });
+});
