@@ -28,3 +28,16 @@ describe('configuration', () => {
     expect(config.MEDIC_EMBEDDED_REDIS).toBe(false);
   });
 });
+
+describe('.env.example', () => {
+  it('documents every variable the schema reads, and loads as a valid configuration', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { parseEnv } = await import('node:util');
+    const { EnvSchema } = await import('../../src/config/schema.js');
+    const example = parseEnv(readFileSync(new URL('../../.env.example', import.meta.url), 'utf8'));
+    const shape = EnvSchema.shape;
+    expect(Object.keys(shape).filter((key) => !(key in example))).toEqual([]);
+    expect(Object.keys(example).filter((key) => !(key in shape))).toEqual([]);
+    expect(() => loadConfig(example)).not.toThrow();
+  });
+});
