@@ -1,5 +1,5 @@
 import { FIX_STEPS, PIPELINE_STEPS, isStepDone, type Incident, type StepName } from '../domain/incident.js';
-import { escapeMrkdwn, untrusted } from './mrkdwn.js';
+import { escapeMrkdwn, untrusted, generated } from './mrkdwn.js';
 
 // Partial on purpose: a step added to the domain shows under its own name until it gets a label.
 const LABELS: Partial<Record<string, string>> = {
@@ -53,7 +53,7 @@ export function presentOutcome(incident: Incident): string | undefined {
   const decision = incident.decision;
   const by = decision ? presentActor(decision.actor) : 'someone';
   const fix = incident.fix;
-  const branch = fix ? `branch \`${untrusted(fix.branch, 200)}\`` : '';
+  const branch = fix ? `branch \`${generated(fix.branch, 200)}\`` : '';
   const pr = fix?.pullRequest ? `, PR ${presentLink(fix.pullRequest.url, `#${fix.pullRequest.number}`)}` : '';
   switch (incident.state) {
     case 'new':

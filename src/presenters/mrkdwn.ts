@@ -27,6 +27,14 @@ export function untrusted(text: string, max: number): string {
   return truncate(defuse(escapeMrkdwn(redactSecrets(text))), max);
 }
 
+/**
+ * Names Medic made itself (branch names, incident ids): escaped and capped, never redacted — a
+ * timestamped branch can look like a card number to the redactor, and it is no secret.
+ */
+export function generated(text: string, max: number): string {
+  return truncate(escapeMrkdwn(text), max);
+}
+
 /** Untrusted text for a code block: also breaks any ``` so content cannot close the fence. */
 export function untrustedCode(text: string, max: number): string {
   return truncate(defuse(escapeMrkdwn(redactSecrets(text))).replace(/```/g, '`\u200b``'), max);

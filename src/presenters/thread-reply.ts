@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../ports/chat.js';
 import type { IncidentView } from '../use-cases/incident-commands.js';
 import { presentActor, presentLink } from './card-progress.js';
-import { section, untrusted } from './mrkdwn.js';
+import { section, untrusted, generated } from './mrkdwn.js';
 
 /** The moments of the fix round that earn a reply in the card's thread. */
 export type ThreadEvent = 'approved' | 'branch' | 'pull-request' | 'checks' | 'fix-failed' | 'rejected';
@@ -16,7 +16,7 @@ function message(text: string): ChatMessage {
  */
 export function presentThreadReply({ incident }: IncidentView, event: ThreadEvent): ChatMessage {
   const fix = incident.fix;
-  const branch = fix ? `\`${untrusted(fix.branch, 200)}\`` : 'the fix branch';
+  const branch = fix ? `\`${generated(fix.branch, 200)}\`` : 'the fix branch';
   const by = incident.decision ? presentActor(incident.decision.actor) : 'an approver';
   switch (event) {
     case 'approved':
