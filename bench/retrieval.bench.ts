@@ -10,47 +10,16 @@
  * local embedder's own (synthetic messages made from the Loghub templates with random values),
  * queried with real Loghub messages. A dense random-vector run is reported in the detail too.
  */
-import { readdir, readFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
-import { join } from 'node:path';
 import { createLocalEmbedder } from '../src/adapters/embedding/local-embedder.js';
 import { createMemoryVectorStore } from '../src/adapters/vector/memory-vector-store.js';
 import type { Embedder, VectorStore } from '../src/ports/retrieval.js';
+import { loadLoghub } from './loghub.js';
 import type { BenchReport } from './report.js';
 
-const DATA_DIR = '/work/shared/data/loghub-2k';
 const QUERIES_PER_SIZE = 300;
 const WARMUP = 30;
 
-/** RFC 4180 CSV: quoted fields may hold commas, newlines and doubled quotes. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i += 1;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i += 1;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field !== '' || row.length > 0) rows.push([...row, field]);
-  return rows;
-}
 
 interface SystemData {
   system: string;
@@ -59,22 +28,11 @@ interface SystemData {
 }
 
 async function loadSystems(): Promise<SystemData[]> {
-  const files = (await readdir(DATA_DIR)).filter((f) => f.endsWith('_2k.log_structured.csv')).sort();
-  return Promise.all(
-    files.map(async (file) => {
-      const [header = [], ...rows] = parseCsv(await readFile(join(DATA_DIR, file), 'utf8'));
-      const [content, eventId, template] = ['Content', 'EventId', 'EventTemplate'].map((name) => header.indexOf(name));
-      if (content === undefined || eventId === undefined || template === undefined || Math.min(content, eventId, template) < 0) throw new Error(`${file}: missing columns`);
-      const templates = new Map<string, string>();
-      const messages: SystemData['messages'] = [];
-      for (const row of rows) {
-        if (row.length < header.length) continue;
-        templates.set(row[eventId] ?? '', row[template] ?? '');
-        messages.push({ content: row[content] ?? '', eventId: row[eventId] ?? '' });
-      }
-      return { system: file.replace(/_2k\.log_structured\.csv$/, ''), templates, messages };
-    }),
-  );
+  return (await loadLoghub()).map(({ system, rows }) => ({
+    system,
+    templates: new Map(rows.map((r) => [r.eventId, r.template])),
+    messages: rows.map((r) => ({ content: r.content, eventId: r.eventId })),
+  }));
 }
 
 async function measureRecall(embedder: Embedder, systems: SystemData[]) {

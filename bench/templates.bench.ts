@@ -2,55 +2,16 @@
  * Template mining on Loghub-2k: grouping accuracy per system with one configuration, and
  * single-thread throughput over all 20,000 messages.
  */
-import { readFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { createTemplateMiner } from '../src/domain/templates/template-miner.js';
+import { loadLoghub } from './loghub.js';
 import type { BenchReport } from './report.js';
 
-const DATA_DIR = process.env.MEDIC_LOGHUB_DIR ?? '/work/shared/data/loghub-2k';
-const SYSTEMS = ['Android', 'Apache', 'BGL', 'HDFS', 'HPC', 'Hadoop', 'OpenSSH', 'Spark', 'Windows', 'Zookeeper'];
 const MIN_TIMED_MS = 2_000;
 
 interface Labelled {
   content: string;
   event: string;
-}
-
-/** RFC 4180: quoted fields may hold commas, newlines and doubled quotes. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text[i];
-    if (quoted) {
-      if (c !== '"') field += c;
-      else if (text[i + 1] === '"') {
-        field += '"';
-        i += 1;
-      } else quoted = false;
-    } else if (c === '"') quoted = true;
-    else if (c === ',' || c === '\n') {
-      row.push(field);
-      field = '';
-      if (c === '\n') {
-        rows.push(row);
-        row = [];
-      }
-    } else if (c !== '\r') field += c;
-  }
-  if (field !== '' || row.length > 0) rows.push([...row, field]);
-  return rows;
-}
-
-async function loadSystem(system: string): Promise<Labelled[]> {
-  const [header, ...rows] = parseCsv(await readFile(join(DATA_DIR, `${system}_2k.log_structured.csv`), 'utf8'));
-  const content = header?.indexOf('Content') ?? -1;
-  const event = header?.indexOf('EventId') ?? -1;
-  if (content < 0 || event < 0) throw new Error(`${system}: the CSV has no Content or EventId column`);
-  return rows.map((r) => ({ content: r[content] ?? '', event: r[event] ?? '' }));
 }
 
 /** A message is right when its predicted group holds exactly the messages of its true group. */
@@ -108,13 +69,14 @@ function measureThroughput(all: string[][]): Throughput {
 }
 
 export default async function (): Promise<BenchReport> {
-  const data = await Promise.all(SYSTEMS.map(loadSystem));
+  const systems = await loadLoghub();
+  const data: Labelled[][] = systems.map(({ rows }) => rows.map((r) => ({ content: r.content, event: r.eventId })));
   const rows: (string | number)[][] = [];
   const scores: number[] = [];
   data.forEach((messages, i) => {
     const result = evaluate(messages);
     scores.push(result.final);
-    rows.push([SYSTEMS[i]!, round(result.final), round(result.online), result.groups, new Set(messages.map((m) => m.event)).size]);
+    rows.push([systems[i]!.system, round(result.final), round(result.online), result.groups, new Set(messages.map((m) => m.event)).size]);
   });
   const throughput = measureThroughput(data.map((messages) => messages.map((m) => m.content)));
   return {

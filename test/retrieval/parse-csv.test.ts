@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../../bench/retrieval.bench.js';
+import { parseCsv } from '../../bench/loghub.js';
 
 describe('the benchmark CSV reader', () => {
   it('reads quoted fields with commas, doubled quotes, newlines and CRLF line ends', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { groupingAccuracy, parseCsv } from '../../bench/templates.bench.js';
+import { parseCsv } from '../../bench/loghub.js';
+import { groupingAccuracy } from '../../bench/templates.bench.js';
 
 describe('template benchmark helpers', () => {
   it('parses quoted CSV fields with commas, doubled quotes, newlines and CRLF', () => {
