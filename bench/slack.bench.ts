@@ -12,7 +12,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { createSlackApp } from '../src/adapters/slack/create-slack-app.js';
-import { createSlackAuthority } from '../src/adapters/slack/slack-authority.js';
+import { createConfiguredAuthority } from '../src/gateway/authority.js';
 import { createSlackWebClient } from '../src/adapters/slack/web-client.js';
 import type { CommandResult, IncidentCommands } from '../src/use-cases/incident-commands.js';
 import { createSlackSandbox } from '../src/sandbox/create-slack-sandbox.js';
@@ -38,8 +38,7 @@ async function runSlackApp(apiUrl: string): Promise<void> {
     return { ok: false, code: 'ERR_UNAUTHORIZED', message: 'queued' };
   };
   const commands = { approve: enqueue, reject: enqueue, rerun: enqueue, feedback: enqueue, status: async () => undefined, list: async () => [] } as IncidentCommands;
-  const client = createSlackWebClient({ token: TOKEN, apiUrl, retries: 0 });
-  const authority = createSlackAuthority({ approvers: ['U0APPROVER'], client, cacheMs: 60_000 });
+  const authority = createConfiguredAuthority({ approvers: ['U0APPROVER'], elevatedApprovers: [] });
   const slack = createSlackApp({ botToken: TOKEN, signingSecret: SECRET, apiUrl, port: 0, host: '127.0.0.1', commands, authority, retries: 0, botId: SANDBOX_BOT.botId, botUserId: SANDBOX_BOT.userId });
   const { eventsUrl } = await slack.start();
   process.send?.({ eventsUrl });

@@ -5,6 +5,7 @@ import { createConsoleChat } from '../adapters/console-chat/console-chat.js';
 import { mirrorToConsole } from '../adapters/console-chat/mirror-chat.js';
 import { createAuditLog } from '../adapters/redis/audit-log.js';
 import { createSlackChat } from '../adapters/slack/slack-chat.js';
+import { createSlackUserGroups } from '../adapters/slack/slack-user-groups.js';
 import { createSlackWebClient } from '../adapters/slack/web-client.js';
 import { validateFix } from '../analysts/validate-fix.js';
 import { searchCode } from '../code-search/search-code.js';
@@ -63,9 +64,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack }: 
     approvers: approverIds(config),
     elevatedApprovers: config.MEDIC_ELEVATED_APPROVERS,
     groupCacheMs: config.MEDIC_GROUP_CACHE_MS,
-    userGroups: slackClient && {
-      resolveMembers: async (group) => (await slackClient.usergroups.users.list({ usergroup: group })).users ?? [],
-    },
+    userGroups: slackClient && createSlackUserGroups(slackClient),
   });
 
   const codeSearch = (args: { query: string; limit: number }) =>

@@ -1,6 +1,7 @@
-/** Slack authority over the real Web API client: listed ids, the approver group, its brief cache. */
+/** Slack user groups behind the gateway's authority, over the real Web API client: listed ids, the group, its brief cache. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSlackAuthority } from '../../src/adapters/slack/slack-authority.js';
+import { createSlackUserGroups } from '../../src/adapters/slack/slack-user-groups.js';
+import { createConfiguredAuthority } from '../../src/gateway/authority.js';
 import { createSlackWebClient } from '../../src/adapters/slack/web-client.js';
 import { DeliveryLedger, deliveryKey } from '../../src/adapters/slack/delivery-ledger.js';
 import { ErrorCode } from '../../src/domain/errors.js';
@@ -17,15 +18,15 @@ afterAll(async () => sandbox.close());
 
 const groupCalls = () => sandbox.state.calls.filter((c) => c.method === 'usergroups.users.list').length;
 const build = (over: { approvers?: string[]; group?: string; now?: () => number } = {}) =>
-  createSlackAuthority({
-    approvers: over.approvers ?? [],
-    ...(over.group ? { approverGroup: over.group } : {}),
-    client: createSlackWebClient({ token: TOKEN, apiUrl: sandbox.apiUrl, retries: 0 }),
-    cacheMs: 1_000,
+  createConfiguredAuthority({
+    approvers: [...(over.approvers ?? []), ...(over.group ? [`group:${over.group}`] : [])],
+    elevatedApprovers: [],
+    userGroups: createSlackUserGroups(createSlackWebClient({ token: TOKEN, apiUrl: sandbox.apiUrl, retries: 0 })),
+    groupCacheMs: 1_000,
     ...(over.now ? { now: over.now } : {}),
   });
 
-describe('createSlackAuthority', () => {
+describe('authority over Slack user groups', () => {
   it('approves configured ids without asking Slack', async () => {
     const before = groupCalls();
     expect(await build({ approvers: ['U1'] }).resolve('U1')).toEqual({ approver: true, elevated: false });
@@ -45,9 +46,10 @@ describe('createSlackAuthority', () => {
     expect(groupCalls()).toBe(before + 2);
   });
 
-  it('throws a coded error when the group cannot be read (never a silent yes)', async () => {
-    const error = await build({ group: 'S0MISSING' }).resolve('U0APPROVER').catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: ErrorCode.UpstreamRejected });
+  it('fails closed when the group cannot be read (never a silent yes), and the resolver says why', async () => {
+    expect(await build({ group: 'S0MISSING' }).resolve('U0APPROVER')).toEqual({ approver: false, elevated: false });
+    const client = createSlackWebClient({ token: TOKEN, apiUrl: sandbox.apiUrl, retries: 0 });
+    await expect(createSlackUserGroups(client).resolveMembers('S0MISSING')).rejects.toMatchObject({ code: ErrorCode.UpstreamRejected });
   });
 });
 

@@ -15,8 +15,6 @@ export const slackEnv = {
   SLACK_API_URL: z.preprocess((v) => (v === '' || v === undefined ? 'https://slack.com/api/' : v), z.string().url()),
   /** A Slack user group id (S…) whose members may approve, in addition to MEDIC_APPROVERS. */
   MEDIC_APPROVER_GROUP: optionalString,
-  /** How long a user group's member list is trusted before it is asked again. */
-  MEDIC_APPROVER_CACHE_MS: intFrom(60_000, 0, 3_600_000),
   /** Bounded retries for Slack 5xx and 429 (each 429 waits for Retry-After). */
   SLACK_RETRIES: intFrom(3, 0, 10),
   /** Where the local sandbox listens (0 picks a free port). */

@@ -3,7 +3,8 @@
  * app in HTTP mode, the real chat adapter and authority over @slack/web-api, and the fake use-cases.
  */
 import { createSlackApp, type SlackAppHandle } from '../../../src/adapters/slack/create-slack-app.js';
-import { createSlackAuthority } from '../../../src/adapters/slack/slack-authority.js';
+import { createSlackUserGroups } from '../../../src/adapters/slack/slack-user-groups.js';
+import { createConfiguredAuthority } from '../../../src/gateway/authority.js';
 import { createSlackChat } from '../../../src/adapters/slack/slack-chat.js';
 import { createSlackWebClient } from '../../../src/adapters/slack/web-client.js';
 import type { Chat } from '../../../src/ports/chat.js';
@@ -28,7 +29,7 @@ export async function startSlackHarness(options: { approvers?: string[] } = {}):
   const sandbox = await createSlackSandbox({ port: 0, signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, medicEventsUrl: () => eventsUrl });
   const client = createSlackWebClient({ token: BOT_TOKEN, apiUrl: sandbox.apiUrl, retries: 2, minRetryDelayMs: 10, maxRetryDelayMs: 50 });
   // Approval by group membership: the sandbox's approver group holds Alice (U0APPROVER) only.
-  const authority = createSlackAuthority({ approvers: options.approvers ?? [], approverGroup: SANDBOX_APPROVER_GROUP, client, cacheMs: 60_000 });
+  const authority = createConfiguredAuthority({ approvers: [...(options.approvers ?? []), `group:${SANDBOX_APPROVER_GROUP}`], elevatedApprovers: [], userGroups: createSlackUserGroups(client) });
   const chat = createSlackChat({ client, channel: 'incidents' });
   const commands = new FakeIncidentCommands({ authority, chat });
   const slack = createSlackApp({
