@@ -3,6 +3,7 @@ import type { Worker } from 'bullmq';
 import { createPollJob, type PollDeps } from '../../jobs/poll.js';
 import { createAnalyzeJob } from '../../jobs/analyze.js';
 import { createApplyFixJob } from '../../jobs/apply-fix.js';
+import { createWatchChecksJob } from '../../jobs/watch-checks.js';
 import { createRefreshCardJob } from '../../jobs/refresh-card.js';
 import { createSweepJob } from '../../jobs/sweep.js';
 import { createAuditLog } from '../adapters/redis/audit-log.js';
@@ -79,7 +80,9 @@ export function createMedic(parts: MedicParts): Medic {
     },
     clock, logger, metrics, afterStep,
   };
-  const fix: FixDeps = { store, chat: adapters.chat, publisher: adapters.publisher, pullRequests: adapters.pullRequests, clock, logger, metrics, afterStep, learn };
+  const fix: FixDeps = { store, chat: adapters.chat, publisher: adapters.publisher, pullRequests: adapters.pullRequests, clock, logger, metrics, afterStep, learn,
+    watchChecks: adapters.pullRequests.checks ? (incident) => queues.enqueueChecksWatch(incident.id, 0, config.MEDIC_CHECKS_INTERVAL_S * 1000) : undefined,
+  };
   const poll: PollDeps = {
     store, source: adapters.logs, checkpoints: createCheckpointStore(redis, prefix), redis, prefix, logger, clock,
     dedupeRetentionMs: DEDUPE_RETENTION_MS,
@@ -120,6 +123,10 @@ export function createMedic(parts: MedicParts): Medic {
       await adapters.prepare?.();
       const workerOptions = { connection: redis, redisPrefix: prefix, lockDurationMs: config.MEDIC_JOB_LOCK_MS, logger };
       workers.push(startWorker(createAnalyzeJob(pipeline), workerOptions), startWorker(createApplyFixJob(fix), workerOptions));
+      if (adapters.pullRequests.checks) {
+        const watch = { store, chat: adapters.chat, pullRequests: adapters.pullRequests, logger, clock, intervalMs: config.MEDIC_CHECKS_INTERVAL_S * 1000, maxLooks: config.MEDIC_CHECKS_MAX_LOOKS, enqueue: (id: string, attempt: number, delayMs: number) => queues.enqueueChecksWatch(id, attempt, delayMs) };
+        workers.push(startWorker(createWatchChecksJob(watch), workerOptions));
+      }
       workers.push(
         startWorker(createRefreshCardJob({ store, chat: adapters.chat, clock }), workerOptions),
         startWorker(createSweepJob({ store, chat: adapters.chat, clock, logger, quietPeriodS: storm.quietPeriodS }), workerOptions),

@@ -57,6 +57,9 @@ export const EnvSchema = z.object({
   MEDIC_REPO_REMOTE: optionalString,
   MEDIC_REPO_BRANCH: z.string().default('main'),
   MEDIC_RECENT_CHANGES_DAYS: intFrom(14, 1, 3650),
+  /** How often a fix PR's check runs are looked at, and for how long (looks). */
+  MEDIC_CHECKS_INTERVAL_S: intFrom(60, 1, 3_600),
+  MEDIC_CHECKS_MAX_LOOKS: intFrom(120, 1, 10_000),
 
   MEDIC_JOB_LOCK_MS: intFrom(30_000, 1_000),
   MEDIC_SHUTDOWN_TIMEOUT_MS: intFrom(15_000, 100),

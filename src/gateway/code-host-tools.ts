@@ -62,5 +62,17 @@ export function createCodeHostTools(deps: { publisher?: FixPublisher; pullReques
       available: pullRequests !== undefined,
       handler: (args) => (pullRequests ?? missing('The code host')).open(args),
     }),
+    defineTool({
+      effect: 'READ_ONLY', permission: 'read', reversible: true, upstream: 'code-host',
+      name: 'github.checks',
+      summary: 'Read the combined state of the check runs on a fix branch',
+      schema: z.strictObject({ branch: fixBranch() }),
+      identifiers: [['branch']],
+      available: pullRequests?.checks !== undefined,
+      handler: (args) => {
+        const read = pullRequests?.checks?.bind(pullRequests);
+        return read ? read(args.branch) : missing('Check runs on the code host');
+      },
+    }),
   ];
 }

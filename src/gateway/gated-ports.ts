@@ -3,7 +3,7 @@ import type { RawLogLine } from '../domain/event.js';
 import type { CardRef } from '../domain/incident.js';
 import type { CodeCandidate } from '../ports/analyst.js';
 import type { Chat } from '../ports/chat.js';
-import type { CodeRepository, FixPublisher, PublishResult, PullRequests } from '../ports/code.js';
+import type { ChecksState, CodeRepository, FixPublisher, PublishResult, PullRequests } from '../ports/code.js';
 import type { LogSource, PollResult } from '../ports/log-source.js';
 import type { VectorHit } from '../ports/retrieval.js';
 import type { InvocationContext } from './effect.js';
@@ -78,6 +78,7 @@ export function createGatedPorts(gateway: ToolGateway, ports: PlainPorts, contex
     pullRequests: pullRequests && {
       check: () => pullRequests.check(),
       open: (input) => call('github.open-pr', input),
+      ...(pullRequests.checks ? { checks: (branch: string) => call<ChecksState>('github.checks', { branch }) } : {}),
     },
     searchDocs: (args) => call<VectorHit[]>('docs.search', args),
     searchCode: (args) => call<CodeCandidate[]>('code.search', args),

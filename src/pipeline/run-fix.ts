@@ -23,6 +23,8 @@ export interface FixDeps {
   afterStep?: (step: string, incident: Incident) => void;
   /** Writes a fixed incident back to the documents. */
   learn?: (incident: Incident) => Promise<void>;
+  /** Starts watching the PR's check runs, where the code host has them. */
+  watchChecks?: (incident: Incident) => Promise<void>;
 }
 
 /**
@@ -86,6 +88,7 @@ export async function runFix(incidentId: string, proposalHash: string, deps: Fix
   });
   await updateCard(incident, deps);
   if (incident.state === 'fixed') await deps.learn?.(incident);
+  if (incident.state === 'fixed' && incident.fix?.pullRequest) await deps.watchChecks?.(incident);
   return incident;
 }
 

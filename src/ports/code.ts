@@ -36,7 +36,11 @@ export interface PullRequestInput {
   body: string;
 }
 
+export type ChecksState = 'pending' | 'success' | 'failure';
+
 export interface PullRequests extends Checkable {
   /** Opens (or reuses) a draft PR for the branch; undefined when no code host is configured. */
   open(input: PullRequestInput): Promise<{ number: number; url: string } | undefined>;
+  /** The combined state of the check runs on the branch's head, where the code host has checks. */
+  checks?(branch: string): Promise<ChecksState>;
 }

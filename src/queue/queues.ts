@@ -7,10 +7,13 @@ export interface Queues {
   fix: Queue;
   refreshCard: Queue;
   sweep: Queue;
+  watchChecks: Queue;
   enqueueAnalysis(incidentId: string, round: number): Promise<void>;
   enqueueFix(incidentId: string, proposalHash: string): Promise<void>;
   /** At most one card refresh per incident every `cardRefreshS` seconds; it runs at the end of the period. */
   enqueueCardRefresh(incidentId: string): Promise<void>;
+  /** Looks at a fix PR's check runs after `delayMs`; `attempt` numbers the look, so each is one job. */
+  enqueueChecksWatch(incidentId: string, attempt: number, delayMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,12 +35,14 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
   const fix = make(QUEUE_NAMES.fix);
   const refreshCard = make(QUEUE_NAMES.refreshCard);
   const sweep = make(QUEUE_NAMES.sweep);
+  const watchChecks = make(QUEUE_NAMES.watchChecks);
   return {
     poll,
     analyze,
     fix,
     refreshCard,
     sweep,
+    watchChecks,
     // jobId = incident id (a re-run adds the round): a second enqueue of the same work is a no-op.
     async enqueueAnalysis(incidentId, round) {
       await analyze.add('analyze', { incidentId }, { jobId: round === 0 ? incidentId : `${incidentId}-r${round}` });
@@ -52,8 +57,11 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
       const ms = (options.cardRefreshS ?? 30) * 1000;
       await refreshCard.add('refresh-card', { incidentId }, { delay: ms, deduplication: { id: `refresh-${incidentId}`, ttl: ms }, attempts: 3 });
     },
+    async enqueueChecksWatch(incidentId, attempt, delayMs) {
+      await watchChecks.add('watch-checks', { incidentId, attempt }, { jobId: `${incidentId}-checks-${attempt}`, delay: delayMs, attempts: 3 });
+    },
     async close() {
-      await Promise.all([poll.close(), analyze.close(), fix.close(), refreshCard.close(), sweep.close()]);
+      await Promise.all([poll.close(), analyze.close(), fix.close(), refreshCard.close(), sweep.close(), watchChecks.close()]);
     },
   };
 }

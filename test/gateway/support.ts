@@ -156,6 +156,7 @@ export function exampleArgs(tool: string): Record<string, unknown> {
     'slack.ephemeral': { channel: 'C1', userId: 'U1', text: 'only you' },
     'git.publish-fix': { incidentId: 'inc-1', branch: 'fix/inc-1-20250301100000', proposal, message: 'Fix orders' },
     'github.open-pr': { branch: 'fix/inc-1-20250301100000', title: 'Fix orders', body: 'body' },
+    'github.checks': { branch: 'fix/inc-1-20250301100000' },
     'diagnostics.pod-logs': { service: 'orders-api', namespace: 'prod', lines: 100 },
     'deploy.scale': { service: 'orders-api', namespace: 'prod', replicas: 4 },
     'db.failover': { cluster: 'orders-db', region: 'eu-west-1' },

@@ -74,8 +74,11 @@ export function createGitHubPullRequests(options: GitHubPullRequestsOptions): Gi
     }
   }
 
-  return {
+  const pullRequests: GitHubPullRequests = {
     open,
+    async checks(branch) {
+      return (await pullRequests.watchChecks(branch)).state;
+    },
     async watchChecks(ref) {
       try {
         const { data } = await octokit.rest.checks.listForRef({ owner, repo, ref, per_page: 100 });
@@ -98,4 +101,5 @@ export function createGitHubPullRequests(options: GitHubPullRequestsOptions): Gi
       }
     },
   };
+  return pullRequests;
 }

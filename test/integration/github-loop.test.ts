@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { seedSampleRemote } from '../../src/sample/seed-sample-remote.js';
+import { startGitHubServer, type LoopbackGitHub } from '../loopback/github-server.js';
+import { fixBranches } from '../support/git-remote.js';
+import { APPROVER, ROOT, checkoutErrorLines, createWorld, type World } from '../support/medic-world.js';
+
+const TOKEN = 'ghp_loopbackTokenForMedicTests0000000000';
+let world: World | undefined;
+let github: LoopbackGitHub | undefined;
+afterEach(async () => {
+  await world?.close();
+  await github?.close();
+  world = undefined;
+  github = undefined;
+});
+
+describe('the fix loop with GitHub configured', () => {
+  it('opens a draft PR for the pushed branch and reports its checks to the incident and the thread', async () => {
+    world = await createWorld({ llm: 'scripted' });
+    const w = world;
+    github = await startGitHubServer({ owner: 'acme', repo: 'shop', tokens: [TOKEN] });
+    const gh = github;
+    const remote = join(w.dir, 'shop.git');
+    await seedSampleRemote({ sourceDir: join(ROOT, 'data/sample-service'), historyFile: join(ROOT, 'data/sample-service.history.json'), remoteDir: remote });
+    await w.writeLogs('shop.jsonl', checkoutErrorLines(1));
+    const medic = await w.startMedic({
+      MEDIC_REPO_REMOTE: remote, GITHUB_REPOSITORY: 'acme/shop', GITHUB_TOKEN: TOKEN, GITHUB_API_URL: gh.url, MEDIC_CHECKS_INTERVAL_S: '1',
+    });
+    await medic.startWorkers();
+
+    const waiting = await w.waitFor(async () => (await medic.store.list({ states: ['awaiting_approval'] }))[0], 'a proposal');
+    await medic.commands.approve({ incidentId: waiting.id, proposalHash: waiting.proposal!.contentHash, caller: { userId: APPROVER, via: 'slack' } });
+    const fixed = await w.waitFor(async () => {
+      const incident = await medic.store.get(waiting.id);
+      return incident?.fix?.pullRequest ? incident : undefined;
+    }, 'the pull request');
+
+    expect(fixBranches(remote)).toEqual([fixed.fix!.branch]);
+    expect(gh.pulls).toHaveLength(1);
+    expect(gh.pulls[0]).toMatchObject({ head: fixed.fix!.branch, base: 'main', draft: true });
+    expect(gh.pulls[0]!.body).toContain('spreadDiscount');
+    expect(gh.requests.every((r) => r.authorization?.toLowerCase() === `token ${TOKEN}`.toLowerCase())).toBe(true);
+
+    gh.checkRuns.set(fixed.fix!.branch, [{ name: 'ci', status: 'completed', conclusion: 'success' }]);
+    const checked = await w.waitFor(async () => {
+      const incident = await medic.store.get(waiting.id);
+      return incident?.fix?.checks === 'success' ? incident : undefined;
+    }, 'the checks to be reported');
+    expect(checked.state).toBe('fixed');
+    expect(w.chatText()).toMatch(/Checks on `fix\/inc-[^`]+`: \*success\*/);
+    const trail = await medic.audit.list({ incidentId: waiting.id });
+    expect(trail.filter((a) => a.details?.tool === 'github.open-pr').map((a) => a.outcome)).toEqual(['allowed']);
+    expect(trail.some((a) => a.action === 'fix.checks' && a.details?.state === 'success')).toBe(true);
+  }, 120_000);
+});
