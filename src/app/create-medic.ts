@@ -112,7 +112,7 @@ export function createMedic(parts: MedicParts): Medic {
       return [redisCheck, ...others];
     },
     async refreshGauges() {
-      for (const [name, queue] of Object.entries({ poll: queues.poll, analyze: queues.analyze, fix: queues.fix })) {
+      for (const [name, queue] of Object.entries({ poll: queues.poll, analyze: queues.analyze, fix: queues.fix, refresh: queues.refreshCard, sweep: queues.sweep, checks: queues.watchChecks })) {
         const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
         for (const [state, n] of Object.entries(counts)) metrics.queueDepth.set({ queue: name, state }, n);
       }

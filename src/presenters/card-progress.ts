@@ -62,11 +62,12 @@ export function presentOutcome(incident: Incident): string | undefined {
     case 'awaiting_approval':
       return '🟡 *Awaiting approval* — an approver can apply the proposed fix.';
     case 'reported':
+      if (incident.fingerprint.startsWith('overflow:')) return `📦 *Storm overflow* — ${untrusted(incident.proposalNote ?? 'new families above the hourly cap are counted here, not analysed', 400)}`;
       return `ℹ️ *Analysed — no fix proposed.*${incident.proposalNote ? ` ${untrusted(incident.proposalNote, 400)}` : ''}`;
     case 'approved':
-      return `✅ *Approved by ${by}* — the fix is queued.`;
+      return `✅ *Approved by ${by}* — pushing…`;
     case 'fixing':
-      return `🔧 *Fixing* — approved by ${by}.${branch ? ` Working on ${branch}.` : ''}`;
+      return `🔧 *Approved by ${by}* — pushing…${branch ? ` (${branch})` : ''}`;
     case 'fixed':
       return `✅ *Fixed* — approved by ${by}; ${branch}${pr}${fix?.checks ? ` · checks ${fix.checks}` : ''}.`;
     case 'fix_failed':

@@ -31,6 +31,7 @@ export function presentIncidentCard({ incident, stats }: IncidentView, options: 
     { block: section(`*${untrusted(incident.title, 400)}*`, 'medic_title') },
     { block: context(`Incident \`${escapeMrkdwn(incident.id)}\` · ${incident.state.replace('_', ' ')}${seen}`) },
   ];
+  if (incident.previousIncidentId) parts.push({ block: context(`↩️ Recurrence of \`${escapeMrkdwn(incident.previousIncidentId)}\``) });
   if (progress) parts.push({ block: context(progress) });
   if (incident.logs?.note) parts.push({ block: context(`Logs: ${untrusted(incident.logs.note, 300)}`), dropRank: 4 });
   for (const block of presentRootCause(incident)) parts.push({ block, dropRank: 1 });

@@ -86,7 +86,7 @@ describe('presentIncidentCard', () => {
 
   it.each([
     [{ state: 'approved', decision: { verdict: 'approved', actor: { kind: 'user', id: 'U0APPROVER' }, proposalHash: 'h', at: 't' } }, /Approved by <@U0APPROVER>/],
-    [{ state: 'fixing', decision: { verdict: 'approved', actor: { kind: 'operator', id: 'local-operator' }, proposalHash: 'h', at: 't' } }, /Fixing\* — approved by local-operator/],
+    [{ state: 'fixing', decision: { verdict: 'approved', actor: { kind: 'operator', id: 'local-operator' }, proposalHash: 'h', at: 't' } }, /Approved by local-operator\* — pushing…/],
     [{ state: 'fixed', fix: { branch: 'fix/inc-1-20240309160000', commit: 'c', pushStatus: 'pushed', pullRequest: { number: 7, url: 'https://github.example/o/r/pull/7' } } }, /branch `fix\/inc-1-20240309160000`, PR <https:\/\/github.example\/o\/r\/pull\/7\|#7>/],
     [{ state: 'fix_failed', error: 'the file changed since the proposal' }, /Fix failed\* — the file changed since the proposal/],
     [{ state: 'rejected', decision: { verdict: 'rejected', actor: { kind: 'user', id: 'U0APPROVER' }, proposalHash: 'h', at: 't', reason: 'wrong file' } }, /Rejected by <@U0APPROVER>\*: wrong file/],
@@ -168,5 +168,14 @@ describe('presentThreadReply', () => {
   it('explains a failed fix with the escaped reason and how to re-run', () => {
     const failed = buildAnalysedIncident({ state: 'fix_failed', error: 'push refused <!channel>' });
     expect(presentThreadReply({ incident: failed }, 'fix-failed').text).toMatch(/push refused &lt;!channel&gt;.*\/medic fix inc-checkout-1/);
+  });
+});
+
+describe('presentIncidentCard for storms', () => {
+  it('names the incident a recurrence links to, and words the overflow incident as such', () => {
+    const recurrence = presentIncidentCard({ incident: buildAnalysedIncident({ previousIncidentId: 'inc-old-1' }) });
+    expect(JSON.stringify(recurrence.blocks)).toContain('Recurrence of `inc-old-1`');
+    const overflow = presentIncidentCard({ incident: buildAnalysedIncident({ state: 'reported', fingerprint: 'overflow:2026113009', proposalNote: '5 event families suppressed this hour' }) });
+    expect(JSON.stringify(overflow.blocks)).toContain('Storm overflow');
   });
 });
