@@ -28,6 +28,7 @@ import type { Adapters } from './adapters.js';
 import { approverIds, chatMode, type SlackSettings } from './chat-mode.js';
 import { createAnalystFactory } from './create-analyst.js';
 import { createCodeHost } from './create-code-host.js';
+import { createSandboxCheck } from './sandbox-check.js';
 import { createLogSource } from './create-log-source.js';
 import { createRetrieval } from './create-retrieval.js';
 import { medicPaths } from './paths.js';
@@ -118,6 +119,6 @@ export async function createAdapters({ config, redis, logger, chatOut, slack }: 
         logger.warn({ dir: paths.docs, err: error }, 'no documents indexed; similar docs will be empty');
       }
     }),
-    checks: [logs, chat, repo, publisher, pullRequests, store],
+    checks: [logs, slack && mode === 'sandbox' ? createSandboxCheck(slack.apiUrl, slack.botToken) : chat, repo, publisher, pullRequests, store],
   };
 }

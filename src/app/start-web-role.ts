@@ -24,7 +24,8 @@ export async function startWebRole(runtime: Runtime): Promise<() => Promise<void
     });
     const { eventsUrl } = await app.start();
     if (eventsUrl && !config.MEDIC_SANDBOX_EVENTS_URL) runtime.eventsUrl.value = eventsUrl;
-    logger.info({ eventsUrl }, `Slack receiver on ${eventsUrl ?? 'socket mode'}; ops endpoints /healthz, /readyz, /metrics on the same port`);
+    const port = eventsUrl ? new URL(eventsUrl).port : String(config.PORT);
+    logger.info({ eventsUrl }, `web role on http://127.0.0.1:${port}: /slack/events, /healthz, /readyz, /metrics`);
     stops.push(() => app.stop());
   } else {
     if (slack?.appToken) {
@@ -33,7 +34,7 @@ export async function startWebRole(runtime: Runtime): Promise<() => Promise<void
       stops.push(() => app.stop());
     }
     const http = await startHttpServer(config.PORT, [ops]);
-    logger.info({ port: http.port }, `ops endpoints on http://127.0.0.1:${http.port}/healthz, /readyz, /metrics`);
+    logger.info({ port: http.port }, `web role on http://127.0.0.1:${http.port}: /healthz, /readyz, /metrics`);
     stops.push(() => http.close());
   }
   if (runtime.sandbox) {

@@ -17,5 +17,6 @@ export function renderBlocks(message: ChatMessage): string {
       lines.push(buttons.join(' '));
     }
   }
-  return lines.length > 0 ? lines.join('\n') : message.text;
+  // Slack's escaping is for Slack; a terminal shows the characters themselves.
+  return (lines.length > 0 ? lines.join('\n') : message.text).replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }

@@ -1,0 +1,42 @@
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT, createWorld, type World } from '../support/medic-world.js';
+import { exited } from '../support/crash-drill.js';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+describe('npm start', () => {
+  it('runs on the embedded defaults: detects the sample errors, prints their cards, serves the ops endpoints, and stops cleanly', async () => {
+    world = await createWorld({ llm: 'offline' });
+    const env = { ...process.env, ...world.env, MEDIC_LOG_DIR: join(ROOT, 'data/logs'), MEDIC_CHAT: 'auto', MEDIC_SANDBOX_PORT: '0', PORT: '0', LOG_LEVEL: 'info' };
+    // What `npm start` runs, started directly so the signal reaches Medic and not npm.
+    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.start).toBe('tsx src/main.ts');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const base = await world.waitFor(async () => /web role on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 'the web role', 60_000);
+    expect(out).toMatch(/local Slack sandbox: http:\/\/127\.0\.0\.1:\d+\//);
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    const metrics = await world.waitFor(async () => {
+      const text = await (await fetch(`${base}/metrics`)).text();
+      return text.includes('medic_incidents{state="reported"} 6') ? text : undefined;
+    }, 'six sample incidents to be reported', 90_000);
+    expect(metrics).toContain('medic_step_duration_seconds');
+    expect(out.split('new card').length - 1).toBe(6);
+    expect(out).toContain('Analysed — no fix proposed');
+    // Secrets planted in the sample logs never reach the output.
+    expect(out).not.toMatch(/AKIA[0-9A-Z]{16}|xoxb-\d|ghp_[A-Za-z0-9]{20}/);
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe('0');
+    expect(out).toContain('"msg":"shutting down"');
+  }, 120_000);
+});
