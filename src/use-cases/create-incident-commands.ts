@@ -1,5 +1,5 @@
 import type { AuditEvent } from '../domain/audit.js';
-import { canTransition, transition, type Actor, type Incident } from '../domain/incident.js';
+import { FIX_STEPS, canTransition, transition, type Actor, type Incident } from '../domain/incident.js';
 import type { IncidentStore } from '../adapters/redis/incident-store.js';
 import type { AuditLog } from '../ports/audit.js';
 import type { Authority } from '../ports/authority.js';
@@ -94,13 +94,13 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
       const restarted = await deps.store.update(incidentId, (current) =>
         canTransition(current.state, 'analyzing') && current.state !== 'new'
           ? {
-              incident: { ...transition(current, 'analyzing', at), round: current.round + 1, steps: restartedSteps(current, at), proposal: undefined, proposalNote: undefined, decision: undefined, fix: undefined, error: undefined },
+              incident: { ...transition(current, 'analyzing', at), round: current.round + 1, steps: restartedSteps(current), proposal: undefined, proposalNote: undefined, decision: undefined, fix: undefined, error: undefined },
               audit: [{ at, action: 'incident.rerun', outcome: 'allowed', actor: actorOf(caller) }],
             }
           : undefined,
       );
       await deps.enqueueAnalysis(incidentId, restarted.round);
-      return { ok: true, view: await view(restarted), message: `Re-running the analysis and fix proposal for ${incidentId}.` };
+      return { ok: true, view: await view(restarted), message: `Re-running the fix proposal for ${incidentId} on its current evidence and analysis.` };
     },
     async status(incidentId) {
       const incident = await deps.store.get(incidentId);
@@ -122,7 +122,10 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
   };
 }
 
-/** A re-run keeps the card (intake) and starts every other step afresh. */
-function restartedSteps(incident: Incident, at: string): Incident['steps'] {
-  return incident.card ? { intake: { at } } : {};
+// The evidence and the analysis stay; the fix proposal, the card outcome and any fix round are redone.
+const RERUN_STEPS = new Set<string>(['fix-proposal', 'card', ...FIX_STEPS]);
+
+/** A re-run of the fix proposal keeps every finished step before it, so it costs one LLM call. */
+function restartedSteps(incident: Incident): Incident['steps'] {
+  return Object.fromEntries(Object.entries(incident.steps).filter(([step]) => !RERUN_STEPS.has(step)));
 }

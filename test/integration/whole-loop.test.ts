@@ -63,4 +63,25 @@ describe('the whole loop on the embedded defaults', () => {
     expect(w.chatText()).not.toContain('[ Approve ]');
     expect(fixBranches(join(w.env.MEDIC_DATA_DIR!, 'remotes/sample-service.git'))).toEqual([]);
   }, 120_000);
+
+  it('after a rejection, a re-run redoes only the fix proposal and the card, through the queue', async () => {
+    world = await createWorld({ llm: 'scripted' });
+    const w = world;
+    await w.writeLogs('shop.jsonl', checkoutErrorLines(1));
+    const medic = await w.startMedic();
+    await medic.startWorkers();
+    const first = await w.waitFor(async () => (await medic.store.list({ states: ['awaiting_approval'] }))[0], 'a proposal');
+    const caller = { userId: APPROVER, via: 'slack' as const };
+    expect((await medic.commands.reject({ incidentId: first.id, caller, proposalHash: first.proposal!.contentHash, reason: 'wrong place' })).ok).toBe(true);
+    expect((await medic.commands.rerun({ incidentId: first.id, caller })).ok).toBe(true);
+    const again = await w.waitFor(async () => {
+      const incident = await medic.store.get(first.id);
+      return incident?.state === 'awaiting_approval' && incident.round === 1 ? incident : undefined;
+    }, 'the re-run proposal');
+    expect(again.proposal?.contentHash).toBe(first.proposal?.contentHash);
+    expect(again.decision).toBeUndefined();
+    const trail = await medic.audit.list({ incidentId: first.id });
+    const count = (action: string) => trail.filter((a) => a.action === action).length;
+    expect([count('step.rca'), count('step.fix-proposal'), count('step.card'), count('incident.rerun')]).toEqual([1, 2, 2, 1]);
+  }, 120_000);
 });

@@ -70,12 +70,14 @@ describe('the incident use-cases', () => {
     expect(late).toMatchObject({ ok: false, code: 'ERR_INVALID_TRANSITION' });
   });
 
-  it('re-run a decided incident as a new round, keeping its card', async () => {
+  it('re-run the fix proposal of a decided incident as a new round, keeping its evidence and analysis', async () => {
+    const done = Object.fromEntries(['intake', 'log-window', 'similar-docs', 'recent-changes', 'rca', 'recommend', 'fix-proposal', 'card'].map((s) => [s, { at: 't' }]));
+    await store.update('inc-test', (i) => ({ incident: { ...i, steps: done }, audit: [] }));
     await commands.reject({ incidentId: 'inc-test', caller: approver, proposalHash: proposal.contentHash, reason: 'try again' });
     const rerun = await commands.rerun({ incidentId: 'inc-test', caller: approver });
     expect(rerun.ok).toBe(true);
     const incident = await store.require('inc-test');
-    expect([incident.state, incident.round, Object.keys(incident.steps), incident.proposal]).toEqual(['analyzing', 1, ['intake'], undefined]);
+    expect([incident.state, incident.round, Object.keys(incident.steps), incident.proposal]).toEqual(['analyzing', 1, ['intake', 'log-window', 'similar-docs', 'recent-changes', 'rca', 'recommend'], undefined]);
     expect(effects.at(-1)).toBe('analyze:inc-test:1');
   });
 

@@ -16,7 +16,7 @@ async function answer(text: string, caller: Caller, deps: ListenerDeps, logger: 
     case 'status':
       return presentStatus(await deps.commands.status(command.incidentId), command.incidentId);
     case 'fix': {
-      const result = await runUseCase(logger, 're-run the analysis', () => deps.commands.rerun({ incidentId: command.incidentId, caller }));
+      const result = await runUseCase(logger, 're-run the fix proposal', () => deps.commands.rerun({ incidentId: command.incidentId, caller }));
       return presentNotice(untrusted(result.message, 2_000));
     }
   }
