@@ -1,6 +1,6 @@
 import type { Authority, Permissions } from '../ports/authority.js';
 
-/** Resolves a Slack user group's members (the Slack engineer wires `usergroups.users.list`). */
+/** Resolves a Slack user group's members (`usergroups.users.list`, see adapters/slack/slack-user-groups.ts). */
 export interface UserGroupResolver {
   resolveMembers(groupId: string): Promise<string[]>;
 }

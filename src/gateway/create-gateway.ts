@@ -34,7 +34,7 @@ export interface GatewayStack {
   approvals: ApprovalStore;
 }
 
-/** Everything the gateway needs, from config: the lead calls this once in src/main.ts. */
+/** Everything the gateway needs, from config: built once by the composition root (src/app/create-adapters.ts). */
 export function createGatewayStack(options: GatewayStackOptions): GatewayStack {
   const { redis, prefix, config } = options;
   const now = options.now ?? Date.now;

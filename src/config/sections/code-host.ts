@@ -1,6 +1,6 @@
 /**
  * Code host configuration: git credentials, GitHub (token or App) and code search. Merged into
- * EnvSchema by the lead; nothing here reads process.env.
+ * EnvSchema in src/config/schema.ts; nothing here reads process.env.
  *
  * - Nothing set: the embedded default (a local bare remote under the data dir, no PR).
  * - MEDIC_REPO_REMOTE (https) + GIT_TOKEN or GITHUB_TOKEN: Medic's clone fetches and pushes with it.

@@ -5,7 +5,7 @@ const secret = (name: string) =>
   z.preprocess((v) => (v === '' ? undefined : v), z.string().min(32, `${name} must be at least 32 characters (e.g. openssl rand -hex 32)`).optional());
 
 /**
- * The tool gateway's variables (issue 9). Merged into EnvSchema by the lead. Approvers themselves
+ * The tool gateway's variables, merged into EnvSchema in src/config/schema.ts. Approvers themselves
  * stay in MEDIC_APPROVERS; entries of the form `group:<slack usergroup id>` name user groups.
  */
 export const GatewayEnv = {

@@ -9,7 +9,7 @@ const fractionFrom = (fallback: number) =>
  * The analysts' settings the schema does not hold yet. The model, timeout, retries, response
  * format and token budgets (MEDIC_LLM_MODEL*, MEDIC_LLM_TIMEOUT_MS, MEDIC_LLM_RETRIES,
  * MEDIC_LLM_RESPONSE_FORMAT, MEDIC_TOKEN_BUDGET_*) and MEDIC_FIX_MAX_LINES already live there;
- * the lead spreads this shape next to them.
+ * src/config/schema.ts spreads this shape next to them.
  */
 export const llmEnv = {
   /** A 429/5xx asking to wait longer than this fails at once (the analysis degrades) instead of stalling a job. */

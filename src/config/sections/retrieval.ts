@@ -1,6 +1,6 @@
 /**
  * Retrieval: the embedder and the vector store behind the similar-docs step. Merged into EnvSchema
- * by the lead; nothing here reads process.env.
+ * in src/config/schema.ts; nothing here reads process.env.
  *
  * - Nothing set: the local embedder and the in-process index under MEDIC_DATA_DIR.
  * - OPENAI_API_KEY set (MEDIC_EMBEDDER=auto): OpenAI embeddings, MEDIC_EMBEDDING_MODEL; for a

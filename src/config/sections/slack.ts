@@ -5,7 +5,7 @@ import { intFrom, optionalString, urlString } from '../env-helpers.js';
  * Slack. Setting SLACK_BOT_TOKEN (with SLACK_SIGNING_SECRET) switches the real Slack app on when
  * MEDIC_CHAT=auto; without a token Medic starts the local Slack sandbox and points the same adapter
  * at it. SLACK_APP_TOKEN (xapp-…) selects Socket Mode instead of the HTTP receiver on PORT.
- * The lead merges this shape into the schema.
+ * This shape is merged into the schema in src/config/schema.ts.
  */
 export const slackEnv = {
   SLACK_BOT_TOKEN: optionalString,

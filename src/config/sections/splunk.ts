@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { boolFrom, intFrom, listFrom, optionalString, urlString } from '../env-helpers.js';
 
 /**
- * The Splunk log source. Setting SPLUNK_URL switches it on; the lead merges this shape into the
+ * The Splunk log source. Setting SPLUNK_URL switches it on; this shape is merged into the
  * schema. Credentials: SPLUNK_TOKEN (Bearer), or SPLUNK_USERNAME + SPLUNK_PASSWORD (session key by
  * default, Basic with SPLUNK_AUTH=basic).
  */

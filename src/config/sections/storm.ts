@@ -1,5 +1,5 @@
 /**
- * Storm control (issue 4): when a family opens an incident, how many incidents may open per hour,
+ * Storm control: when a family opens an incident, how many incidents may open per hour,
  * how often a card's count is refreshed, and how long a quiet family stays open. Merged into
  * EnvSchema; nothing here reads process.env.
  */
