@@ -4,7 +4,7 @@
  * are applied in code afterwards (clamped or cut, never trusted).
  */
 import { z } from 'zod';
-import { RcaResult, Recommendation } from '../domain/analysis.js';
+import { RcaResult, Recommendation, type ActionIntent } from '../domain/analysis.js';
 import { Severity } from '../domain/event.js';
 
 export const RcaAnswer = z.object({
@@ -24,6 +24,8 @@ export const RecommendationAnswer = z.object({
   summary: z.string(),
   steps: z.array(z.string()),
   risk: z.enum(['low', 'medium', 'high']),
+  /** `args` is a JSON object as a string: strict output cannot declare a free-form object. */
+  actions: z.array(z.object({ tool: z.string(), args: z.string() })).default([]),
 });
 export type RecommendationAnswer = z.infer<typeof RecommendationAnswer>;
 
@@ -50,11 +52,44 @@ export function toRcaResult(answer: RcaAnswer): RcaResult {
   });
 }
 
+const MAX_ACTIONS = 5;
+
+/**
+ * Parses the proposed actions' argument strings. This is only the shape: whether the tool exists
+ * and its arguments are acceptable is decided later by the gateway's registry.
+ */
+export function parseActionIntents(proposed: RecommendationAnswer['actions'] | undefined): { actions: ActionIntent[]; notes: string[] } {
+  const actions: ActionIntent[] = [];
+  const notes: string[] = [];
+  for (const item of proposed ?? []) {
+    const tool = cut(item.tool.trim(), 100);
+    if (actions.length >= MAX_ACTIONS) {
+      notes.push(`Dropped ${tool}: at most ${MAX_ACTIONS} actions are proposed.`);
+      continue;
+    }
+    let args: unknown;
+    try {
+      args = JSON.parse(item.args);
+    } catch {
+      args = undefined;
+    }
+    if (!tool || !args || typeof args !== 'object' || Array.isArray(args)) {
+      notes.push(cut(`Dropped ${tool || 'an unnamed action'}: its arguments are not a JSON object.`, 300));
+      continue;
+    }
+    actions.push({ tool, args: args as Record<string, unknown> });
+  }
+  return { actions, notes: notes.slice(0, 10) };
+}
+
 export function toRecommendation(answer: RecommendationAnswer): Recommendation {
+  const { actions, notes } = parseActionIntents(answer.actions);
   return Recommendation.parse({
     kind: answer.kind,
     summary: cut(answer.summary.trim() || 'Investigate: the model gave no summary.', 1_000),
     steps: cutAll(answer.steps, 10, 500),
     risk: answer.risk,
+    ...(actions.length > 0 ? { actions } : {}),
+    ...(notes.length > 0 ? { actionNotes: notes } : {}),
   });
 }

@@ -44,6 +44,11 @@ export interface LlmAnalystOptions {
   maxCandidates?: number;
   /** Fresh per call; randomness is a parameter so tests can pin it. */
   nonce?: () => string;
+  /**
+   * The operational actions the model may propose (from the policy, via the registry), one line
+   * each. Without it the model is told there are none, so it cannot invent a tool to propose.
+   */
+  actionCatalog?: readonly string[];
 }
 
 export const DEFAULT_MAX_TOKENS: StepTokens = { rca: 1_200, recommend: 600, fix: 4_000 };
@@ -80,7 +85,8 @@ export function createLlmAnalyst(options: LlmAnalystOptions): Analyst {
     },
     async recommend(rca) {
       const n = nonce();
-      const user = `This request's fence nonce is ${n}.\n\nRoot-cause analysis:\n\n${prepareText(JSON.stringify(rca, null, 2), { label: 'rca', nonce: n, maxTokens: 1_500 }).fenced}`;
+      const catalog = options.actionCatalog?.length ? options.actionCatalog.map((line) => `- ${line}`).join('\n') : '(none: leave `actions` empty)';
+      const user = `This request's fence nonce is ${n}.\n\nAvailable operational actions:\n${catalog}\n\nRoot-cause analysis:\n\n${prepareText(JSON.stringify(rca, null, 2), { label: 'rca', nonce: n, maxTokens: 1_500 }).fenced}`;
       const { response, provenance } = await call(prompts.recommend, { user, schema: RecommendationAnswer, schemaName: 'recommendation', maxTokens: maxTokens.recommend });
       const recommendation = toRecommendation(response.value);
       // An unknown cause gets an investigation, whatever the model preferred.

@@ -18,7 +18,7 @@ import type { Llm } from '../ports/llm.js';
  * falls back to the offline analyst when the model fails, or the offline analyst alone when no
  * model is configured.
  */
-export function createAnalystFactory({ config, redis, logger }: { config: Config; redis: Redis; logger: Logger }): (incidentId: string) => Analyst {
+export function createAnalystFactory({ config, redis, logger, actionCatalog }: { config: Config; redis: Redis; logger: Logger; actionCatalog?: readonly string[] }): (incidentId: string) => Analyst {
   const offline = createOfflineAnalyst();
   const mode = config.MEDIC_LLM === 'auto' ? (config.OPENAI_API_KEY ? 'openai' : 'offline') : config.MEDIC_LLM;
   if (mode === 'offline') return () => offline;
@@ -43,7 +43,7 @@ export function createAnalystFactory({ config, redis, logger }: { config: Config
   const budget = createTokenBudget(redis, config.MEDIC_REDIS_PREFIX, { perIncident: config.MEDIC_TOKEN_BUDGET_INCIDENT, perDay: config.MEDIC_TOKEN_BUDGET_DAY });
   const onDegrade = (step: string, error: MedicError) => logger.warn({ step, code: error.code, err: error }, 'analysis degraded to the offline analyst');
   const options = {
-    llm, prompts, budget,
+    llm, prompts, budget, actionCatalog,
     maxTokens: { rca: config.MEDIC_LLM_MAX_TOKENS_RCA, recommend: config.MEDIC_LLM_MAX_TOKENS_RECOMMEND, fix: config.MEDIC_LLM_MAX_TOKENS_FIX },
     fixPolicy: { minConfidence: config.MEDIC_FIX_MIN_CONFIDENCE, excludedSeverities: config.MEDIC_FIX_EXCLUDED_SEVERITIES },
     fixLimits: { maxFileBytes: config.MEDIC_FIX_MAX_FILE_BYTES, maxChangedLines: config.MEDIC_FIX_MAX_LINES },

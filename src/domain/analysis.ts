@@ -44,11 +44,22 @@ export const RcaResult = z.object({
 });
 export type RcaResult = z.infer<typeof RcaResult>;
 
+/**
+ * An operational action the model proposes (a tool of the policy and its arguments). A proposal
+ * only: code validates it against the gateway's registry and nothing runs without the gate.
+ */
+export const ActionIntent = z.object({ tool: z.string().min(1).max(100), args: z.record(z.string(), z.unknown()) });
+export type ActionIntent = z.infer<typeof ActionIntent>;
+
 export const Recommendation = z.object({
   kind: z.enum(['fix', 'mitigate', 'investigate']),
   summary: z.string().min(1).max(1_000),
   steps: z.array(z.string().max(500)).max(10),
   risk: z.enum(['low', 'medium', 'high']),
+  /** Absent on records written before actions existed, and when the analyst proposes none. */
+  actions: z.array(ActionIntent).max(5).optional(),
+  /** Why proposed actions were dropped before validation (unparsable arguments, too many). */
+  actionNotes: z.array(z.string().max(300)).max(10).optional(),
 });
 export type Recommendation = z.infer<typeof Recommendation>;
 

@@ -61,6 +61,43 @@ export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
 export const CardRef = z.object({ channel: z.string(), ts: z.string() });
 export type CardRef = z.infer<typeof CardRef>;
 
+/**
+ * A proposed operational action after code validated it against the registry: its effect class,
+ * what it takes to run, and what happened when it ran. Refused proposals are not kept as actions,
+ * only as notes, so nothing refused is ever offered as runnable.
+ */
+export const ProposedAction = z.object({
+  tool: z.string().max(100),
+  summary: z.string().max(300),
+  effect: z.enum(['READ_ONLY', 'MUTATING', 'DESTRUCTIVE']),
+  requires: z.enum(['auto', 'approval', 'step-up']),
+  /** Normalized (capped) arguments; the Run use-case re-resolves the intent from these. */
+  args: z.record(z.string(), z.unknown()),
+  argsHash: z.string().max(128),
+  target: z.string().max(200).optional(),
+  capped: z.array(z.string().max(200)).default([]),
+  /** The last outcome: automatic for READ_ONLY, an approver's click or a step-up otherwise. */
+  outcome: z
+    .object({
+      status: z.enum(['running', 'executed', 'proposed', 'denied', 'failed']),
+      at: z.string(),
+      by: z.string().optional(),
+      /** Redacted and capped: the automation's answer is untrusted text. */
+      output: z.string().max(2_000).optional(),
+      reason: z.string().max(500).optional(),
+    })
+    .optional(),
+  /** A pending step-up: the challenge the confirm modal redeems (the token never leaves the server). */
+  stepUp: z.object({ challengeId: z.string(), token: z.string(), requestedBy: z.string(), expiresAt: z.number() }).optional(),
+});
+export type ProposedAction = z.infer<typeof ProposedAction>;
+
+export const Diagnostics = z.object({
+  actions: z.array(ProposedAction).max(5),
+  notes: z.array(z.string().max(500)).max(15),
+});
+export type Diagnostics = z.infer<typeof Diagnostics>;
+
 export const PIPELINE_STEPS = [
   'intake',
   'log-window',
@@ -68,6 +105,7 @@ export const PIPELINE_STEPS = [
   'recent-changes',
   'rca',
   'recommend',
+  'diagnostics',
   'fix-proposal',
   'card',
 ] as const;
@@ -90,6 +128,8 @@ export const Incident = z.object({
   firstEvent: ErrorEvent,
   /** The step checkpoint: a step listed here is done and is never run again for this round. */
   steps: z.record(z.string(), z.object({ at: z.string() })).default({}),
+  /** The mined message family (stable group id and its template, which generalizes over time). */
+  family: z.object({ groupId: z.string(), template: z.string() }).optional(),
   /** How many times the analysis was (re)started; the fix round restarts the checkpoint. */
   round: z.number().int().nonnegative().default(0),
   logs: LogBundle.optional(),
@@ -101,6 +141,8 @@ export const Incident = z.object({
   analysisContext: z.string().optional(),
   provenance: z.record(z.string(), AnalysisProvenance).default({}),
   recommendation: Recommendation.optional(),
+  /** The recommendation's actions, validated; READ_ONLY ones ran automatically. */
+  diagnostics: Diagnostics.optional(),
   proposal: FixProposal.optional(),
   /** Why no fix was proposed, when none was. */
   proposalNote: z.string().optional(),
