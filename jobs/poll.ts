@@ -6,6 +6,8 @@ import type { Logger } from '../src/observability/logger.js';
 import type { LogSource } from '../src/ports/log-source.js';
 import type { JobDefinition } from '../src/queue/job-definition.js';
 import { ingestEvents, type IngestDeps } from '../src/use-cases/ingest-events.js';
+import { createTemplateMiner } from '../src/domain/templates/template-miner.js';
+import type { TemplateSnapshotStore } from '../src/adapters/redis/template-snapshot-store.js';
 
 export interface PollDeps extends IngestDeps {
   source: LogSource;
@@ -13,6 +15,8 @@ export interface PollDeps extends IngestDeps {
   redis: Redis;
   prefix: string;
   logger: Logger;
+  /** Where the template miner's state persists between polls. */
+  templates?: TemplateSnapshotStore;
   /** Processed-event ids older than this are forgotten (the overlap window is far shorter). */
   dedupeRetentionMs: number;
 }
@@ -44,7 +48,10 @@ export async function pollOnce(deps: PollDeps): Promise<{ polled: number; create
   if ((await deps.redis.set(lockKey, token, 'PX', LOCK_MS, 'NX')) !== 'OK') return undefined;
   try {
     const { events, checkpoint } = await deps.source.poll(await deps.checkpoints.get(deps.source.name));
-    const counts = await ingestEvents(events, deps);
+    // The poll lock makes this the only miner at work: its families and ids persist across polls and restarts.
+    const miner = events.length > 0 && deps.templates ? createTemplateMiner({}, await deps.templates.load()) : undefined;
+    const counts = await ingestEvents(events, { ...deps, miner });
+    if (miner) await deps.templates?.save(miner.snapshot());
     await deps.checkpoints.set(deps.source.name, checkpoint);
     await deps.store.pruneProcessed(deps.clock().getTime() - deps.dedupeRetentionMs);
     if (events.length > 0) deps.logger.info({ source: deps.source.name, polled: events.length, ...counts }, 'polled');

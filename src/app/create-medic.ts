@@ -8,6 +8,7 @@ import { createRefreshCardJob } from '../../jobs/refresh-card.js';
 import { createSweepJob } from '../../jobs/sweep.js';
 import { createAuditLog } from '../adapters/redis/audit-log.js';
 import { createCheckpointStore } from '../adapters/redis/checkpoint-store.js';
+import { createTemplateSnapshotStore } from '../adapters/redis/template-snapshot-store.js';
 import { createIncidentStore, type IncidentStore } from '../adapters/redis/incident-store.js';
 import type { Config } from '../config/schema.js';
 import { stormSettingsFrom } from '../config/sections/storm.js';
@@ -84,7 +85,7 @@ export function createMedic(parts: MedicParts): Medic {
     watchChecks: adapters.pullRequests.checks ? (incident) => queues.enqueueChecksWatch(incident.id, 0, config.MEDIC_CHECKS_INTERVAL_S * 1000) : undefined,
   };
   const poll: PollDeps = {
-    store, source: adapters.logs, checkpoints: createCheckpointStore(redis, prefix), redis, prefix, logger, clock,
+    store, source: adapters.logs, checkpoints: createCheckpointStore(redis, prefix), templates: createTemplateSnapshotStore(redis, prefix), redis, prefix, logger, clock,
     dedupeRetentionMs: DEDUPE_RETENTION_MS,
     enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round),
     enqueueCardRefresh: (id) => queues.enqueueCardRefresh(id), storm,

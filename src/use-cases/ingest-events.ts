@@ -3,6 +3,7 @@ import { fingerprintEvent } from '../domain/fingerprint.js';
 import { createIncident, type Incident } from '../domain/incident.js';
 import { hourOf, openRuleFor, overflowFingerprint, presentOverflowTitle, type StormSettings } from '../domain/storm-policy.js';
 import { maskMessage } from '../domain/templates/mask-message.js';
+import type { TemplateMiner } from '../domain/templates/template-miner.js';
 import type { IncidentStore, IngestOptions, IngestStatus } from '../adapters/redis/incident-store.js';
 
 export interface IngestDeps {
@@ -14,6 +15,8 @@ export interface IngestDeps {
   storm?: Pick<StormSettings, 'open' | 'rules' | 'maxNewPerHour' | 'maxNewPerServiceHour'>;
   clock: () => Date;
   onIngested?: (status: IngestStatus) => void;
+  /** The online template miner; each new incident records its message family. */
+  miner?: TemplateMiner;
 }
 
 const BATCH = 1_000;
@@ -40,9 +43,11 @@ export async function ingestEvents(events: ErrorEvent[], deps: IngestDeps): Prom
       const fingerprint = fingerprintEvent(event, templateOf(event.message));
       const id = `inc-${fingerprint.key.slice(0, 12)}-${Math.floor(Date.parse(event.time) / 1000).toString(36)}`;
       const rule = deps.storm ? openRuleFor(event.service, deps.storm) : undefined;
+      const family = deps.miner?.add(event.message.split('\n', 1)[0] ?? '');
+      const candidate = createIncident({ id, fingerprint: fingerprint.key, title: fingerprint.title, event, at: at.toISOString() });
       return {
         event, fingerprint: fingerprint.key,
-        candidate: createIncident({ id, fingerprint: fingerprint.key, title: fingerprint.title, event, at: at.toISOString() }),
+        candidate: family ? { ...candidate, family } : candidate,
         rule: rule && { minEvents: rule.minEvents, windowMs: rule.windowS * 1000 },
       };
     });

@@ -28,6 +28,7 @@ export function createShowCommand(boot: BootMedic): CliCommand {
         const out: string[] = [
           `${incident.id} · ${incident.state} · ${incident.service} · ${incident.severity}`,
           `title: ${incident.title}`,
+          ...(incident.family ? [`family: ${incident.family.groupId} · ${incident.family.template}`] : []),
           `events: ${stats?.count ?? 0} (first ${stats?.firstSeen ?? '-'}, last ${stats?.lastSeen ?? '-'})`,
         ];
         if (incident.logs) out.push('', `log window (${incident.logs.entries.length} lines${incident.logs.note ? `; ${incident.logs.note}` : ''}):`, ...incident.logs.entries.slice(0, 20).map((e) => `  ${e.id} ${e.time} ${e.level} [${e.service}] ${e.message.split('\n', 1)[0]?.slice(0, 160) ?? ''}`));
