@@ -1,7 +1,7 @@
-import type { RecentChange, SimilarDoc } from '../domain/analysis.js';
+import type { ActionIntent, RecentChange, SimilarDoc } from '../domain/analysis.js';
 import type { ErrorEvent } from '../domain/event.js';
 import type { FixProposal } from '../domain/fix.js';
-import type { Incident } from '../domain/incident.js';
+import type { Diagnostics, Incident } from '../domain/incident.js';
 import type { IncidentStore } from '../adapters/redis/incident-store.js';
 import type { Analyst, CodeCandidate, DraftFix } from '../ports/analyst.js';
 import type { Chat } from '../ports/chat.js';
@@ -29,6 +29,11 @@ export interface PipelineDeps {
   searchCode(input: { incident: Incident }): Promise<CodeCandidate[]>;
   /** Code decides whether the model's draft becomes a proposal; a string is the refusal reason. */
   validateFix(draft: DraftFix, candidates: CodeCandidate[]): FixProposal | string;
+  /**
+   * Validates the recommendation's proposed actions and runs the READ_ONLY ones through the
+   * gateway. Absent when no gateway is wired (tests, tools): proposals are then only noted.
+   */
+  runDiagnostics?(input: { incidentId: string; intents: readonly ActionIntent[]; notes: readonly string[] }): Promise<Diagnostics>;
   settings: PipelineSettings;
   clock: () => Date;
   logger: Logger;

@@ -4,6 +4,7 @@ import { presentIncidentCard } from '../presenters/incident-card.js';
 import type { PipelineDeps } from './pipeline-deps.js';
 import type { Step } from './step.js';
 import { cardStep } from './steps/card.js';
+import { diagnosticsStep } from './steps/diagnostics.js';
 import { fixProposalStep } from './steps/fix-proposal.js';
 import { intakeStep } from './steps/intake.js';
 import { logWindowStep } from './steps/log-window.js';
@@ -13,7 +14,7 @@ import { recommendStep } from './steps/recommend.js';
 import { similarDocsStep } from './steps/similar-docs.js';
 
 export const ANALYSIS_STEPS: readonly Step[] = [
-  intakeStep, logWindowStep, similarDocsStep, recentChangesStep, rcaStep, recommendStep, fixProposalStep, cardStep,
+  intakeStep, logWindowStep, similarDocsStep, recentChangesStep, rcaStep, recommendStep, diagnosticsStep, fixProposalStep, cardStep,
 ];
 
 /**

@@ -5,7 +5,23 @@ export const ActionId = {
   Approve: 'medic_approve',
   Reject: 'medic_reject',
   Feedback: 'medic_feedback',
+  RunAction: 'medic_action_run',
+  RequestStepUp: 'medic_action_step_up',
+  ConfirmStepUp: 'medic_action_confirm',
 } as const;
+
+export const StepUpModal = { callbackId: 'medic_step_up_confirm', blockId: 'target', actionId: 'target_input' } as const;
+
+/**
+ * What a Run or Request step-up button carries: which incident and which proposed intent, by
+ * hash. The intent itself is looked up again among those stored for the incident.
+ */
+export const ActionValue = z.object({ incidentId: z.string().min(1).max(200), tool: z.string().min(1).max(100), argsHash: z.string().min(1).max(128) });
+export type ActionValue = z.infer<typeof ActionValue>;
+
+/** The confirm button of a step-up names the challenge; its token stays on the server. */
+export const StepUpValue = z.object({ incidentId: z.string().min(1).max(200), challengeId: z.string().min(1).max(128) });
+export type StepUpValue = z.infer<typeof StepUpValue>;
 
 export const RejectModal = { callbackId: 'medic_reject_reason', blockId: 'reason', actionId: 'reason_input' } as const;
 
@@ -34,7 +50,7 @@ export function parseValue<T>(schema: z.ZodType<T>, value: string | undefined): 
   }
 }
 
-function button(actionId: string, text: string, value: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function button(actionId: string, text: string, value: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { type: 'button', action_id: actionId, text: { type: 'plain_text', text, emoji: true }, value: JSON.stringify(value), ...extra };
 }
 

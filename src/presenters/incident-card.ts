@@ -3,6 +3,7 @@ import type { IncidentView } from '../use-cases/incident-commands.js';
 import { fitToLimits } from './block-limits.js';
 import { presentEvidence, presentRecommendation, presentRootCause, presentSimilarDocs } from './card-analysis.js';
 import { presentDecisionButtons, presentFeedbackButtons } from './card-actions.js';
+import { presentActionIntents } from './card-intents.js';
 import { presentDiffPreview } from './card-fix.js';
 import { presentOutcome, presentProgress } from './card-progress.js';
 import { context, escapeMrkdwn, plain, section, untrusted } from './mrkdwn.js';
@@ -38,6 +39,7 @@ export function presentIncidentCard({ incident, stats }: IncidentView, options: 
   for (const block of presentEvidence(incident)) parts.push({ block, dropRank: 3 });
   for (const block of presentSimilarDocs(incident)) parts.push({ block, dropRank: 5 });
   for (const block of presentRecommendation(incident)) parts.push({ block, dropRank: 2 });
+  parts.push(...presentActionIntents(incident, interactive));
   if (interactive && incident.rca) parts.push({ block: presentFeedbackButtons(incident.id, 'rca') });
   if (incident.proposal) {
     parts.push({ block: { type: 'divider' } });
