@@ -8,6 +8,7 @@ import type { LogSource } from '../ports/log-source.js';
 import type { Checkable } from '../ports/service-check.js';
 import type { SlackWebClient } from '../adapters/slack/web-client.js';
 import type { ApprovalStore } from '../gateway/approval-store.js';
+import type { ToolGateway } from '../gateway/gateway.js';
 import type { SlackSettings } from './chat-mode.js';
 
 /** The adapters behind every port, chosen from config by `createAdapters` (or by a test). */
@@ -21,6 +22,10 @@ export interface Adapters {
   authority: Authority;
   /** Where approvals of MUTATING intents are recorded for the gateway. */
   approvals: ApprovalStore;
+  /** The tool gateway, for the card's action buttons (absent in tests that wire no gateway). */
+  gateway?: ToolGateway;
+  /** Validates the recommendation's actions and runs the READ_ONLY ones (the diagnostics step). */
+  runDiagnostics?: PipelineDeps['runDiagnostics'];
   /** Slack (or the sandbox) when the chat is not the console: the web role serves its receiver. */
   slack?: SlackSettings & { client?: SlackWebClient; sandbox: boolean };
   /** The gateway's degraded-mode notice for the card, when an upstream is rate-limited. */

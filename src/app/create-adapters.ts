@@ -13,10 +13,12 @@ import type { Config } from '../config/schema.js';
 import { ErrorCode, MedicError } from '../domain/errors.js';
 import { createConfiguredAuthority } from '../gateway/authority.js';
 import { createGatewayStack } from '../gateway/create-gateway.js';
+import { describeActionCatalog } from '../gateway/action-catalog.js';
 import { createDocsSearch } from '../gateway/docs-search.js';
 import { createGatedPorts } from '../gateway/gated-ports.js';
 import { createPipelineContext } from '../gateway/invocation-scope.js';
 import { loadPolicy } from '../gateway/policy.js';
+import { proposeActions } from '../gateway/propose-actions.js';
 import type { Logger } from '../observability/logger.js';
 import type { Chat } from '../ports/chat.js';
 import { findRecentChanges } from '../retrieval/find-recent-changes.js';
@@ -73,8 +75,9 @@ export async function createAdapters({ config, redis, logger, chatOut, slack }: 
       text: args.query, limit: args.limit, maxBytes: config.MEDIC_CODE_MAX_BYTES, globs: config.MEDIC_CODE_GLOBS,
       languages: config.MEDIC_CODE_LANGUAGES.length > 0 ? config.MEDIC_CODE_LANGUAGES : undefined,
     });
+  const actions = await loadPolicy(config.MEDIC_POLICY_FILE);
   const { gateway, approvals } = createGatewayStack({
-    redis, prefix, authority, audit: createAuditLog(redis, prefix), actions: await loadPolicy(config.MEDIC_POLICY_FILE),
+    redis, prefix, authority, audit: createAuditLog(redis, prefix), actions,
     config: { ...config, MEDIC_APPROVERS: approverIds(config) },
     ports: { logs, chat, repo, publisher, pullRequests, searchDocs: createDocsSearch({ embedder, vectors: store }), searchCode: codeSearch },
   });
@@ -83,8 +86,10 @@ export async function createAdapters({ config, redis, logger, chatOut, slack }: 
 
   return {
     logs: gated.logs ?? logs, chat: gated.chat ?? chat, repo: gatedRepo, publisher: gated.publisher ?? publisher, pullRequests: gated.pullRequests ?? pullRequests,
-    authority, approvals, slack: slack && { ...slack, client: slackClient, sandbox: mode === 'sandbox' },
-    analystFor: createAnalystFactory({ config, redis, logger }),
+    authority, approvals, gateway, slack: slack && { ...slack, client: slackClient, sandbox: mode === 'sandbox' },
+    // The model is shown only the actions the operator's automation can run here.
+    analystFor: createAnalystFactory({ config, redis, logger, actionCatalog: describeActionCatalog(actions.filter((a) => gateway.registry.get(a.name)?.available)) }),
+    runDiagnostics: ({ incidentId, intents, notes }) => proposeActions({ gateway, intents, notes, incidentId, at: new Date().toISOString() }),
     async findSimilarDocs({ event, template, limit }) {
       const held = await store.count();
       if (held === 0) return [];

@@ -25,6 +25,7 @@ import { recordFixApproval } from '../gateway/fix-approval.js';
 import { createDecisionAnnouncer } from '../use-cases/announce-decision.js';
 import { createIncidentCommands } from '../use-cases/create-incident-commands.js';
 import type { IncidentCommands } from '../use-cases/incident-commands.js';
+import { createActionCommands, type ActionCommands } from '../use-cases/run-action.js';
 import { enqueuePending } from '../use-cases/ingest-events.js';
 import type { Adapters } from './adapters.js';
 
@@ -44,6 +45,8 @@ export interface Medic {
   audit: AuditLog;
   queues: Queues;
   commands: IncidentCommands;
+  /** The card's operational-action buttons, when a gateway is wired. */
+  actions?: ActionCommands;
   pipeline: PipelineDeps;
   fix: FixDeps;
   poll: PollDeps;
@@ -74,7 +77,7 @@ export function createMedic(parts: MedicParts): Medic {
   const pipeline: PipelineDeps = {
     store, logs: adapters.logs, chat: adapters.chat, analystFor: adapters.analystFor,
     findSimilarDocs: adapters.findSimilarDocs, findRecentChanges: adapters.findRecentChanges,
-    searchCode: adapters.searchCode, validateFix: adapters.validateFix,
+    searchCode: adapters.searchCode, validateFix: adapters.validateFix, runDiagnostics: adapters.runDiagnostics,
     settings: {
       windowBeforeMs: config.MEDIC_WINDOW_BEFORE_MS, windowAfterMs: config.MEDIC_WINDOW_AFTER_MS, windowLimit: config.MEDIC_WINDOW_LIMIT,
       similarDocs: config.MEDIC_SIMILAR_DOCS, recentChangesDays: config.MEDIC_RECENT_CHANGES_DAYS,
@@ -102,8 +105,10 @@ export function createMedic(parts: MedicParts): Medic {
     learn: (incident) => learn(incident),
   });
 
+  const actions = adapters.gateway && createActionCommands({ gateway: adapters.gateway, approvals: adapters.approvals, store, chat: adapters.chat, clock });
+
   return {
-    store, audit, queues, commands, pipeline, fix, poll,
+    store, audit, queues, commands, pipeline, fix, poll, ...(actions ? { actions } : {}),
     async checks() {
       const redisCheck: ServiceCheck = await redis.ping().then(
         () => ({ name: 'redis', adapter: 'redis', ok: true, detail: 'answers PING' }),

@@ -3,11 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { App, LogLevel, type CustomRoute, type Logger, type Middleware, type AnyMiddlewareArgs } from '@slack/bolt';
 import type { Authority } from '../../ports/authority.js';
 import type { IncidentCommands } from '../../use-cases/incident-commands.js';
+import type { ActionCommands } from '../../use-cases/run-action.js';
 import { DeliveryLedger, deliveryKey } from './delivery-ledger.js';
+import { registerActionButtons } from './listeners/action-buttons.js';
 import { registerDecisionActions } from './listeners/decision-actions.js';
 import { registerFeedbackAction } from './listeners/feedback-action.js';
 import { registerMedicCommand } from './listeners/medic-command.js';
 import { registerRejectSubmission } from './listeners/reject-submission.js';
+import { registerStepUpSubmission } from './listeners/step-up-submission.js';
 import { toSlackError } from './slack-errors.js';
 import { slackClientOptions } from './web-client.js';
 
@@ -22,6 +25,8 @@ export interface SlackAppOptions {
   host?: string;
   commands: IncidentCommands;
   authority: Authority;
+  /** The card's operational-action buttons; without it they are not served (no gateway wired). */
+  actions?: ActionCommands;
   command?: string;
   retries?: number;
   logger?: Logger;
@@ -78,6 +83,10 @@ export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
   registerRejectSubmission(app, deps);
   registerFeedbackAction(app, deps);
   registerMedicCommand(app, deps, options.command);
+  if (options.actions) {
+    registerActionButtons(app, options.actions);
+    registerStepUpSubmission(app, options.actions);
+  }
   app.error(async (error) => {
     app.logger.error(`Slack listener failed: ${error.code ?? ''} ${error.message}`);
   });

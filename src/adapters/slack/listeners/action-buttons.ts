@@ -1,0 +1,64 @@
+import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import { asMedicError } from '../../../domain/errors.js';
+import { ActionId, ActionValue, StepUpValue, parseValue } from '../../../presenters/card-actions.js';
+import { presentStepUpModal } from '../../../presenters/step-up-modal.js';
+import type { ActionCommands, ActionReply } from '../../../use-cases/run-action.js';
+import { afterAck, clickedMessage, tellUser } from './listener-deps.js';
+
+const INVALID = 'This button is no longer valid. Use `/medic status <incident>` for the current card.';
+
+async function reply(logger: { error(message: string): void }, what: string, call: () => Promise<ActionReply>): Promise<ActionReply> {
+  try {
+    return await call();
+  } catch (error) {
+    const coded = asMedicError(error);
+    logger.error(`Medic could not ${what}: ${coded.code} ${coded.message}`);
+    return { ok: false, message: `Medic could not ${what}: ${coded.message} (${coded.code})` };
+  }
+}
+
+/**
+ * Run (MUTATING), Request step-up and Confirm step-up (DESTRUCTIVE). Each acks first; who clicked
+ * is `body.user.id` (the receiver verified the signature), and the value names only the intent.
+ * The use-cases re-resolve the intent and the clicker's authority on the server.
+ */
+export function registerActionButtons(app: App, actions: ActionCommands): void {
+  app.action<BlockAction<ButtonAction>>({ type: 'block_actions', action_id: ActionId.RunAction }, async ({ ack, body, action, client, logger }) => {
+    await ack();
+    await afterAck();
+    const { channel } = clickedMessage(body);
+    const value = parseValue(ActionValue, action.value);
+    if (!value) return tellUser(client, logger, channel, body.user.id, INVALID);
+    const result = await reply(logger, 'run the action', () => actions.run({ ...value, userId: body.user.id }));
+    await tellUser(client, logger, channel, body.user.id, result.message);
+  });
+
+  app.action<BlockAction<ButtonAction>>({ type: 'block_actions', action_id: ActionId.RequestStepUp }, async ({ ack, body, action, client, logger }) => {
+    await ack();
+    await afterAck();
+    const { channel } = clickedMessage(body);
+    const value = parseValue(ActionValue, action.value);
+    if (!value) return tellUser(client, logger, channel, body.user.id, INVALID);
+    const result = await reply(logger, 'request a step-up', () => actions.requestStepUp({ ...value, userId: body.user.id }));
+    await tellUser(client, logger, channel, body.user.id, result.message);
+  });
+
+  // The modal must open within the trigger's 3 seconds: one Redis read, then views.open.
+  app.action<BlockAction<ButtonAction>>({ type: 'block_actions', action_id: ActionId.ConfirmStepUp }, async ({ ack, body, action, client, logger }) => {
+    await ack();
+    const { channel, ts } = clickedMessage(body);
+    const value = parseValue(StepUpValue, action.value);
+    const prompt = value && (await actions.stepUpPrompt(value).catch(() => undefined));
+    if (!value || !prompt) return tellUser(client, logger, channel, body.user.id, 'This step-up is no longer pending.');
+    // The confirm button sits in the card's thread: its parent is the card.
+    const thread = (body.message as { thread_ts?: unknown } | undefined)?.thread_ts;
+    const cardTs = typeof thread === 'string' ? thread : ts;
+    const view = presentStepUpModal({ ...value, ...(channel && cardTs ? { card: { channel, ts: cardTs } } : {}) }, prompt);
+    try {
+      await client.views.open({ trigger_id: body.trigger_id, view: view as never });
+    } catch (error) {
+      logger.warn(`views.open failed: ${asMedicError(error).message}`);
+      await tellUser(client, logger, channel, body.user.id, 'Medic could not open the confirmation dialog; click Confirm again.');
+    }
+  });
+}
