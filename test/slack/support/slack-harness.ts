@@ -8,6 +8,7 @@ import { createConfiguredAuthority } from '../../../src/gateway/authority.js';
 import { createSlackChat } from '../../../src/adapters/slack/slack-chat.js';
 import { createSlackWebClient } from '../../../src/adapters/slack/web-client.js';
 import type { Chat } from '../../../src/ports/chat.js';
+import type { ActionCommands } from '../../../src/use-cases/run-action.js';
 import { createSlackSandbox, type SlackSandbox } from '../../../src/sandbox/create-slack-sandbox.js';
 import { SANDBOX_APPROVER_GROUP, SANDBOX_BOT } from '../../../src/sandbox/sandbox-users.js';
 import { FakeIncidentCommands } from './fake-incident-commands.js';
@@ -24,7 +25,8 @@ export interface SlackHarness {
   close(): Promise<void>;
 }
 
-export async function startSlackHarness(options: { approvers?: string[] } = {}): Promise<SlackHarness> {
+/** `actions` builds the card's action use-cases over the harness's chat (tests of the action buttons). */
+export async function startSlackHarness(options: { approvers?: string[]; actions?: (chat: Chat) => ActionCommands } = {}): Promise<SlackHarness> {
   let eventsUrl = '';
   const sandbox = await createSlackSandbox({ port: 0, signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, medicEventsUrl: () => eventsUrl });
   const client = createSlackWebClient({ token: BOT_TOKEN, apiUrl: sandbox.apiUrl, retries: 2, minRetryDelayMs: 10, maxRetryDelayMs: 50 });
@@ -34,7 +36,7 @@ export async function startSlackHarness(options: { approvers?: string[] } = {}):
   const commands = new FakeIncidentCommands({ authority, chat });
   const slack = createSlackApp({
     botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, apiUrl: sandbox.apiUrl, port: 0, host: '127.0.0.1',
-    commands, authority, retries: 2, botId: SANDBOX_BOT.botId, botUserId: SANDBOX_BOT.userId,
+    commands, authority, ...(options.actions ? { actions: options.actions(chat) } : {}), retries: 2, botId: SANDBOX_BOT.botId, botUserId: SANDBOX_BOT.userId,
   });
   eventsUrl = (await slack.start()).eventsUrl ?? '';
   return {
