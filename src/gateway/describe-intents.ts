@@ -19,7 +19,7 @@ export interface IntentDescription {
 }
 
 /**
- * Describes what the model proposed, without running or auditing anything: the Slack engineer's
+ * Describes what the model proposed, without running or auditing anything: the card's
  * presenter renders each with its effect class; the button value carries only `tool` + `argsHash`,
  * and the use-cases look the intent up again server side.
  */

@@ -21,7 +21,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     stepDuration: new Histogram({ name: 'medic_step_duration_seconds', help: 'Duration of pipeline and fix steps', labelNames: ['step', 'outcome'], buckets: [0.01, 0.05, 0.1, 0.5, 1, 2, 5, 15, 60], registers }),
     stepFailures: new Counter({ name: 'medic_step_failures_total', help: 'Failed pipeline and fix steps', labelNames: ['step'], registers }),
     eventsIngested: new Counter({ name: 'medic_events_ingested_total', help: 'Polled error events by outcome (created, absorbed, duplicate, held below the opening rule, overflow)', labelNames: ['status'], registers }),
-    llmCalls: new Counter({ name: 'medic_llm_calls_total', help: 'LLM calls by step and outcome', labelNames: ['step', 'outcome'], registers }),
+    llmCalls: new Counter({ name: 'medic_llm_calls_total', help: 'Analyst calls by step, labelled with the analyst that answered (LLM, offline, degraded)', labelNames: ['step', 'outcome'], registers }),
     llmTokens: new Counter({ name: 'medic_llm_tokens_total', help: 'LLM tokens by step and kind (prompt, completion)', labelNames: ['step', 'kind'], registers }),
     queueDepth: new Gauge({ name: 'medic_queue_jobs', help: 'Jobs per queue and state', labelNames: ['queue', 'state'], registers }),
     incidentsByState: new Gauge({ name: 'medic_incidents', help: 'Incidents by state', labelNames: ['state'], registers }),

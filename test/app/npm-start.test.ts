@@ -31,6 +31,7 @@ describe('npm start', () => {
       return text.includes('medic_incidents{state="reported"} 6') ? text : undefined;
     }, 'six sample incidents to be reported', 90_000);
     expect(metrics).toContain('medic_step_duration_seconds');
+    expect(metrics).toContain('medic_llm_calls_total{step="rca",outcome="offline"} 6');
     expect(out.split('new card').length - 1).toBe(6);
     expect(out).toContain('Analysed — no fix proposed');
     // Secrets planted in the sample logs never reach the output.

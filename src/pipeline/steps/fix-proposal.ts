@@ -1,4 +1,5 @@
 import { ErrorCode, MedicError } from '../../domain/errors.js';
+import { recordLlmUse } from '../record-llm-use.js';
 import type { Step } from '../step.js';
 
 /**
@@ -12,6 +13,7 @@ export const fixProposalStep: Step = {
     if (!rca || !recommendation) throw new MedicError(ErrorCode.Internal, `Incident ${incident.id} reached fix-proposal without an RCA.`);
     const candidates = await deps.searchCode({ incident });
     const { draft, note, provenance } = await deps.analystFor(incident.id).proposeFix({ event: incident.firstEvent, rca, recommendation, candidates });
+    recordLlmUse(deps.metrics, 'fix', provenance);
     const base = { provenance: { ...incident.provenance, fix: provenance }, tokens: { ...incident.tokens, fix: provenance.tokens } };
     if (!draft) {
       return { patch: { ...base, proposal: undefined, proposalNote: note ?? 'No fix proposed.' }, details: { proposed: false, note } };

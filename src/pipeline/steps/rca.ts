@@ -1,4 +1,5 @@
 import { ErrorCode, MedicError } from '../../domain/errors.js';
+import { recordLlmUse } from '../record-llm-use.js';
 import type { Step } from '../step.js';
 
 /** Cited evidence the analyst was never shown is dropped here too, whatever the analyst did. */
@@ -18,7 +19,7 @@ export const rcaStep: Step = {
     const shown = new Set([...incident.logs.entries.map((e) => e.id), ...(incident.similarDocs ?? []).map((d) => d.id)]);
     const evidenceIds = rca.evidenceIds.filter((id) => shown.has(id));
     const confidence = evidenceIds.length === 0 ? Math.min(rca.confidence, UNSUPPORTED_CONFIDENCE_CAP) : rca.confidence;
-    deps.metrics.llmTokens.inc({ step: 'rca', kind: 'total' }, provenance.tokens);
+    recordLlmUse(deps.metrics, 'rca', provenance);
     return {
       patch: {
         rca: { ...rca, evidenceIds, confidence },

@@ -1,9 +1,9 @@
 /**
- * An IncidentCommands test implementation that behaves like the real one (the lead's
- * `createIncidentCommands`): authority re-resolved from the caller's verified id, approval bound to
+ * An IncidentCommands test implementation that behaves like the real one
+ * (`createIncidentCommands`): authority re-resolved from the caller's verified id, approval bound to
  * the proposal hash, idempotent on repeats, and the slow part (the apply-fix job) run after the
  * answer. Its "job" updates the card through the Chat port and replies in the thread with the
- * `fix/…` branch, as the real pipeline does. Replace with the real wiring once it lands.
+ * `fix/…` branch, as the real pipeline does.
  */
 import { ErrorCode } from '../../../src/domain/errors.js';
 import { fixBranchName } from '../../../src/domain/fix.js';
