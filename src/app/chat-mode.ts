@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isRealSlack } from '../config/sections/slack.js';
 import type { Config } from '../config/schema.js';
-import { SANDBOX_APPROVERS } from '../sandbox/sandbox-users.js';
+import { SANDBOX_APPROVERS, SANDBOX_ELEVATED } from '../sandbox/sandbox-users.js';
 
 export type ChatMode = 'console' | 'slack' | 'sandbox';
 
@@ -38,4 +38,9 @@ export function approverIds(config: Config): string[] {
   const sandbox = chatMode(config) === 'sandbox' ? SANDBOX_APPROVERS : [];
   const group = config.MEDIC_APPROVER_GROUP ? [`group:${config.MEDIC_APPROVER_GROUP}`] : [];
   return [...config.MEDIC_APPROVERS, ...sandbox, ...group];
+}
+
+/** Elevated approvers: the configured ones, plus the sandbox's elevated user on the sandbox. */
+export function elevatedIds(config: Config): string[] {
+  return [...config.MEDIC_ELEVATED_APPROVERS, ...(chatMode(config) === 'sandbox' ? SANDBOX_ELEVATED : [])];
 }

@@ -27,7 +27,7 @@ import { ingestDocs } from '../retrieval/ingest-docs.js';
 import { upsertIncidentDoc } from '../retrieval/incident-to-doc.js';
 import { seedSampleRemote } from '../sample/seed-sample-remote.js';
 import type { Adapters } from './adapters.js';
-import { approverIds, chatMode, type SlackSettings } from './chat-mode.js';
+import { approverIds, chatMode, elevatedIds, type SlackSettings } from './chat-mode.js';
 import { createAnalystFactory } from './create-analyst.js';
 import { createCodeHost } from './create-code-host.js';
 import { createSandboxCheck } from './sandbox-check.js';
@@ -65,7 +65,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack }: 
     : createConsoleChat({ redis, prefix, out: chatOut, channel: config.MEDIC_SLACK_CHANNEL });
   const authority = createConfiguredAuthority({
     approvers: approverIds(config),
-    elevatedApprovers: config.MEDIC_ELEVATED_APPROVERS,
+    elevatedApprovers: elevatedIds(config),
     groupCacheMs: config.MEDIC_GROUP_CACHE_MS,
     userGroups: slackClient && createSlackUserGroups(slackClient),
   });
@@ -78,7 +78,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack }: 
   const actions = await loadPolicy(config.MEDIC_POLICY_FILE);
   const { gateway, approvals } = createGatewayStack({
     redis, prefix, authority, audit: createAuditLog(redis, prefix), actions,
-    config: { ...config, MEDIC_APPROVERS: approverIds(config) },
+    config: { ...config, MEDIC_APPROVERS: approverIds(config), MEDIC_ELEVATED_APPROVERS: elevatedIds(config) },
     ports: { logs, chat, repo, publisher, pullRequests, searchDocs: createDocsSearch({ embedder, vectors: store }), searchCode: codeSearch },
   });
   const gated = createGatedPorts(gateway, { logs, chat, repo, publisher, pullRequests }, createPipelineContext());
