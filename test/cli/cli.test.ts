@@ -1,6 +1,6 @@
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
+import { buildCliIo } from '../support/cli-io.js';
 import { checkoutErrorLines, createWorld, type World } from '../support/medic-world.js';
 
 let world: World | undefined;
@@ -10,14 +10,9 @@ afterEach(async () => {
 });
 
 async function cli(env: Record<string, string>, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await runCli(argv, { stdin: new PassThrough(), stdout, stderr, env });
-  return { code, out, err };
+  const io = buildCliIo({ env });
+  const code = await runCli(argv, io);
+  return { code, out: io.out(), err: io.err() };
 }
 
 describe('the command line', () => {

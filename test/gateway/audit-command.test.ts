@@ -1,17 +1,12 @@
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAuditCommand, parseAuditArgs } from '../../src/cli/commands/audit.js';
+import { buildCliIo } from '../support/cli-io.js';
 import { createTestRedis } from '../support/redis.js';
 import { APPROVER, buildFakePorts, buildHarness } from './support.js';
 
 function buildIo() {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on('data', (c: Buffer) => out.push(c.toString()));
-  stderr.on('data', (c: Buffer) => err.push(c.toString()));
-  return { io: { stdin: new PassThrough(), stdout, stderr, env: {} }, out: () => out.join(''), err: () => err.join('') };
+  const io = buildCliIo();
+  return { io, out: io.out, err: io.err };
 }
 
 describe('medic audit', () => {

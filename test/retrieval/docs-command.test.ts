@@ -1,24 +1,15 @@
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLocalEmbedder } from '../../src/adapters/embedding/local-embedder.js';
 import { createMemoryVectorStore } from '../../src/adapters/vector/memory-vector-store.js';
-import type { CliIo } from '../../src/cli/command.js';
 import { createDocsCommand, type DocsDeps } from '../../src/cli/commands/docs.js';
+import { buildCliIo } from '../support/cli-io.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'docs');
 
-function buildIo(stdin = ''): CliIo & { out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  return { stdin: Readable.from([stdin]), stdout, stderr, env: {}, out: () => out, err: () => err };
-}
+const buildIo = (stdin = '') => buildCliIo({ stdin });
 
 describe('docs command', () => {
   let dir: string;

@@ -1,22 +1,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/command.js';
 import { templatesCommand } from '../../src/cli/commands/templates.js';
+import { buildCliIo } from '../support/cli-io.js';
 
-function buildIo(): { io: CliIo; stdout: () => string; stderr: () => string } {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const chunks = { out: [] as Buffer[], err: [] as Buffer[] };
-  out.on('data', (c: Buffer) => chunks.out.push(c));
-  err.on('data', (c: Buffer) => chunks.err.push(c));
-  return {
-    io: { stdin: new PassThrough(), stdout: out, stderr: err, env: {} },
-    stdout: () => Buffer.concat(chunks.out).toString('utf8'),
-    stderr: () => Buffer.concat(chunks.err).toString('utf8'),
-  };
+function buildIo() {
+  const io = buildCliIo();
+  return { io, stdout: io.out, stderr: io.err };
 }
 
 describe('templates command', () => {
