@@ -4,6 +4,8 @@ import { createPollJob, type PollDeps } from '../../jobs/poll.js';
 import { createAnalyzeJob } from '../../jobs/analyze.js';
 import { createApplyFixJob } from '../../jobs/apply-fix.js';
 import { createWatchChecksJob } from '../../jobs/watch-checks.js';
+import { createForwardAuditJob } from '../../jobs/forward-audit.js';
+import { createHecClient } from '../adapters/splunk/hec-client.js';
 import { createRefreshCardJob } from '../../jobs/refresh-card.js';
 import { createSweepJob } from '../../jobs/sweep.js';
 import { createAuditLog } from '../adapters/redis/audit-log.js';
@@ -138,6 +140,11 @@ export function createMedic(parts: MedicParts): Medic {
         startWorker(createSweepJob({ store, chat: adapters.chat, clock, logger, quietPeriodS: storm.quietPeriodS }), workerOptions),
       );
       await queues.sweep.upsertJobScheduler('sweep-quiet', { every: config.MEDIC_SWEEP_INTERVAL_S * 1000 }, { name: 'sweep', data: {} });
+      if (config.SPLUNK_HEC_URL && config.SPLUNK_HEC_TOKEN) {
+        const hec = createHecClient({ url: config.SPLUNK_HEC_URL, token: config.SPLUNK_HEC_TOKEN, index: config.SPLUNK_HEC_INDEX, sourcetype: config.SPLUNK_HEC_SOURCETYPE });
+        workers.push(startWorker(createForwardAuditJob({ redis, prefix, hec, batch: 500 }), workerOptions));
+        await queues.forwardAudit.upsertJobScheduler('forward-audit', { every: config.SPLUNK_HEC_INTERVAL_MS }, { name: 'forward-audit', data: {} });
+      }
       // Recover work a crash left between two writes: incidents never enqueued, approvals never started.
       await enqueuePending(poll);
       for (const incident of await store.list({ states: ['approved'] })) {

@@ -75,6 +75,7 @@ export const EnvSchema = z.object({
   ...GatewayEnv,
 }).superRefine((env, ctx) => {
   for (const problem of codeHostProblems(env)) ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.message });
+  if (env.SPLUNK_HEC_URL && !env.SPLUNK_HEC_TOKEN) ctx.addIssue({ code: 'custom', path: ['SPLUNK_HEC_TOKEN'], message: 'set the HEC token (a GUID) to forward the audit stream to SPLUNK_HEC_URL' });
   if (env.SLACK_BOT_TOKEN && env.MEDIC_CHAT !== 'console' && !env.SLACK_SIGNING_SECRET && !env.SLACK_APP_TOKEN) {
     ctx.addIssue({ code: 'custom', path: ['SLACK_SIGNING_SECRET'], message: 'set the app\'s signing secret (or SLACK_APP_TOKEN for Socket Mode) so Medic can verify Slack\'s requests' });
   }

@@ -8,6 +8,7 @@ export interface Queues {
   refreshCard: Queue;
   sweep: Queue;
   watchChecks: Queue;
+  forwardAudit: Queue;
   enqueueAnalysis(incidentId: string, round: number): Promise<void>;
   enqueueFix(incidentId: string, proposalHash: string): Promise<void>;
   /** At most one card refresh per incident every `cardRefreshS` seconds; it runs at the end of the period. */
@@ -36,6 +37,7 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
   const refreshCard = make(QUEUE_NAMES.refreshCard);
   const sweep = make(QUEUE_NAMES.sweep);
   const watchChecks = make(QUEUE_NAMES.watchChecks);
+  const forwardAudit = make(QUEUE_NAMES.forwardAudit);
   return {
     poll,
     analyze,
@@ -43,6 +45,7 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
     refreshCard,
     sweep,
     watchChecks,
+    forwardAudit,
     // jobId = incident id (a re-run adds the round): a second enqueue of the same work is a no-op.
     async enqueueAnalysis(incidentId, round) {
       await analyze.add('analyze', { incidentId }, { jobId: round === 0 ? incidentId : `${incidentId}-r${round}` });
@@ -61,7 +64,7 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
       await watchChecks.add('watch-checks', { incidentId, attempt }, { jobId: `${incidentId}-checks-${attempt}`, delay: delayMs, attempts: 3 });
     },
     async close() {
-      await Promise.all([poll.close(), analyze.close(), fix.close(), refreshCard.close(), sweep.close(), watchChecks.close()]);
+      await Promise.all([poll.close(), analyze.close(), fix.close(), refreshCard.close(), sweep.close(), watchChecks.close(), forwardAudit.close()]);
     },
   };
 }

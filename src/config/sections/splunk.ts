@@ -28,6 +28,12 @@ export const splunkEnv = {
   SPLUNK_READ_TIMEOUT_MS: intFrom(60_000, 100),
   SPLUNK_AUTO_CANCEL_S: intFrom(120, 0),
   SPLUNK_RETRIES: intFrom(3, 0, 10),
+  /** Optional: the audit stream copied to the HTTP Event Collector (its own port, 8088 by default). */
+  SPLUNK_HEC_URL: urlString,
+  SPLUNK_HEC_TOKEN: optionalString,
+  SPLUNK_HEC_INDEX: optionalString,
+  SPLUNK_HEC_SOURCETYPE: z.string().default('medic:audit'),
+  SPLUNK_HEC_INTERVAL_MS: intFrom(5_000, 200),
 };
 
 export type SplunkEnv = z.infer<z.ZodObject<typeof splunkEnv>>;
