@@ -30,7 +30,7 @@ import type { Adapters } from './adapters.js';
 import { approverIds, chatMode, elevatedIds, type SlackSettings } from './chat-mode.js';
 import { createAnalystFactory } from './create-analyst.js';
 import { createCodeHost } from './create-code-host.js';
-import { createSandboxCheck } from './sandbox-check.js';
+import { createEmbedderCheck, createSandboxCheck } from './service-checks.js';
 import { createLogSource } from './create-log-source.js';
 import { createRetrieval } from './create-retrieval.js';
 import { medicPaths } from './paths.js';
@@ -84,11 +84,12 @@ export async function createAdapters({ config, redis, logger, chatOut, slack }: 
   const gated = createGatedPorts(gateway, { logs, chat, repo, publisher, pullRequests }, createPipelineContext());
   const gatedRepo = gated.repo ?? repo;
 
+  const analyst = createAnalystFactory({ config, redis, logger, actionCatalog: describeActionCatalog(actions.filter((a) => gateway.registry.get(a.name)?.available)) });
   return {
     logs: gated.logs ?? logs, chat: gated.chat ?? chat, repo: gatedRepo, publisher: gated.publisher ?? publisher, pullRequests: gated.pullRequests ?? pullRequests,
     authority, approvals, gateway, slack: slack && { ...slack, client: slackClient, sandbox: mode === 'sandbox' },
     // The model is shown only the actions the operator's automation can run here.
-    analystFor: createAnalystFactory({ config, redis, logger, actionCatalog: describeActionCatalog(actions.filter((a) => gateway.registry.get(a.name)?.available)) }),
+    analystFor: analyst.analystFor,
     runDiagnostics: ({ incidentId, intents, notes }) => proposeActions({ gateway, intents, notes, incidentId, at: new Date().toISOString() }),
     async findSimilarDocs({ event, template, limit }) {
       const held = await store.count();
@@ -124,6 +125,6 @@ export async function createAdapters({ config, redis, logger, chatOut, slack }: 
         logger.warn({ dir: paths.docs, err: error }, 'no documents indexed; similar docs will be empty');
       }
     }),
-    checks: [logs, slack && mode === 'sandbox' ? createSandboxCheck(slack.apiUrl, slack.botToken) : chat, repo, publisher, pullRequests, store],
+    checks: [logs, slack && mode === 'sandbox' ? createSandboxCheck(slack.apiUrl, slack.botToken) : chat, analyst, createEmbedderCheck(embedder), store, repo, publisher, pullRequests],
   };
 }

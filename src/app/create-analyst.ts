@@ -12,16 +12,20 @@ import { ErrorCode, MedicError } from '../domain/errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { Analyst } from '../ports/analyst.js';
 import type { Llm } from '../ports/llm.js';
+import type { Checkable } from '../ports/service-check.js';
 
 /**
  * The analyst per incident: an LLM analyst (OpenAI-compatible, or a scripted one for drills) that
  * falls back to the offline analyst when the model fails, or the offline analyst alone when no
  * model is configured.
  */
-export function createAnalystFactory({ config, redis, logger, actionCatalog }: { config: Config; redis: Redis; logger: Logger; actionCatalog?: readonly string[] }): (incidentId: string) => Analyst {
+export function createAnalystFactory({ config, redis, logger, actionCatalog }: { config: Config; redis: Redis; logger: Logger; actionCatalog?: readonly string[] }): { analystFor: (incidentId: string) => Analyst; check: Checkable['check'] } {
   const offline = createOfflineAnalyst();
   const mode = config.MEDIC_LLM === 'auto' ? (config.OPENAI_API_KEY ? 'openai' : 'offline') : config.MEDIC_LLM;
-  if (mode === 'offline') return () => offline;
+  if (mode === 'offline') {
+    const detail = 'no model configured: RCA from the nearest documented family, no fix proposals (set OPENAI_API_KEY)';
+    return { analystFor: () => offline, check: async () => ({ name: 'llm', adapter: 'offline analyzer (embedded)', ok: true, detail }) };
+  }
 
   let llm: Llm;
   if (mode === 'scripted') {
@@ -49,5 +53,5 @@ export function createAnalystFactory({ config, redis, logger, actionCatalog }: {
     fixLimits: { maxFileBytes: config.MEDIC_FIX_MAX_FILE_BYTES, maxChangedLines: config.MEDIC_FIX_MAX_LINES },
     rcaContext: { ...DEFAULT_RCA_CONTEXT, logTokens: config.MEDIC_RCA_LOG_TOKENS },
   };
-  return (incidentId) => createFallbackAnalyst(createLlmAnalyst({ ...options, incidentId }), offline, { onDegrade });
+  return { analystFor: (incidentId) => createFallbackAnalyst(createLlmAnalyst({ ...options, incidentId }), offline, { onDegrade }), check: () => llm.check() };
 }

@@ -21,7 +21,7 @@ describe('the command line', () => {
     const { code, out } = await cli({ ...world.env, MEDIC_CHAT: 'auto', MEDIC_SANDBOX_PORT: '9' }, 'doctor');
     expect(out).toContain('All services work.');
     expect(code).toBe(0);
-    for (const name of ['redis', 'log source', 'chat', 'vector store']) expect(out).toMatch(new RegExp(`ok\\s+${name}`));
+    for (const name of ['redis', 'log source', 'chat', 'llm', 'embedder', 'vector store']) expect(out).toMatch(new RegExp(`ok\\s+${name}`));
   }, 60_000);
 
   it('replays events, lists incidents, shows one with its trail, and approves as the operator', async () => {

@@ -1,3 +1,4 @@
+import type { Embedder } from '../ports/retrieval.js';
 import type { Checkable, ServiceCheck } from '../ports/service-check.js';
 
 /**
@@ -16,6 +17,21 @@ export function createSandboxCheck(apiUrl: string, botToken: string): Checkable 
           : { name: 'chat', adapter, ok: false, detail: `the sandbox refused auth.test: ${body.error ?? response.status}` };
       } catch {
         return { name: 'chat', adapter, ok: true, detail: 'not running now: `npm start` serves it (set SLACK_BOT_TOKEN for a real workspace)' };
+      }
+    },
+  };
+}
+
+/** The embedder answers one short text with a vector of the size it declares. */
+export function createEmbedderCheck(embedder: Embedder): Checkable {
+  return {
+    async check(): Promise<ServiceCheck> {
+      try {
+        const [vector] = await embedder.embed(['doctor: connection refused']);
+        const ok = vector?.length === embedder.dimension;
+        return { name: 'embedder', adapter: embedder.id, ok, detail: ok ? `${embedder.dimension}-dimensional vectors` : `expected ${embedder.dimension} dimensions, got ${vector?.length ?? 0}` };
+      } catch (error) {
+        return { name: 'embedder', adapter: embedder.id, ok: false, detail: error instanceof Error ? error.message : String(error) };
       }
     },
   };
