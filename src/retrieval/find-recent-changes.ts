@@ -2,6 +2,7 @@ import type { RecentChange } from '../domain/analysis.js';
 import type { ErrorEvent } from '../domain/event.js';
 import { parseStackTrace } from '../domain/stack-trace.js';
 import type { CodeRepository } from '../ports/code.js';
+import { indexFilesByStem, mapFramePath } from '../code-search/map-frames.js';
 
 export interface RecentChangesInput {
   event: ErrorEvent;
@@ -13,40 +14,12 @@ export interface RecentChangesInput {
 
 const MAX_PATHS = 20;
 const DEFAULT_LIMIT = 10;
-// A frame's file name that matches this many repo files says nothing about which one is at fault.
+// A frame that matches this many repo files equally well says nothing about which one is at fault.
 const MAX_AMBIGUOUS = 3;
 
-function segments(path: string): string[] {
-  return path
-    .replace(/^file:\/\//, '')
-    .replace(/\\/g, '/')
-    .replace(/^[A-Za-z]:/, '')
-    .split('/')
-    .filter((s) => s !== '' && s !== '.');
-}
-
-function sharedSuffix(a: string[], b: string[]): number {
-  let n = 0;
-  while (n < a.length && n < b.length && a[a.length - 1 - n] === b[b.length - 1 - n]) n += 1;
-  return n;
-}
-
-/** Repo files whose path ends like the frame's (deployed `/srv/app/src/x.ts` → `src/x.ts`); best match wins. */
-export function mapFrameToRepo(frameFile: string, byName: Map<string, string[]>): string[] {
-  const frame = segments(frameFile);
-  const name = frame[frame.length - 1];
-  const sameName = name === undefined ? [] : (byName.get(name) ?? []);
-  let best = 0;
-  let matches: string[] = [];
-  for (const file of sameName) {
-    const shared = sharedSuffix(frame, segments(file));
-    if (shared > best) {
-      best = shared;
-      matches = [file];
-    } else if (shared === best) {
-      matches.push(file);
-    }
-  }
+/** Repo files a frame points at (code search's suffix mapping), or none when too ambiguous. */
+export function mapFrameToRepo(frameFile: string, index: Map<string, string[]>): string[] {
+  const matches = mapFramePath(frameFile.replace(/^file:\/\//, ''), index).map((m) => m.file);
   return matches.length <= MAX_AMBIGUOUS ? matches : [];
 }
 
@@ -58,11 +31,7 @@ export function mapFrameToRepo(frameFile: string, byName: Map<string, string[]>)
 export async function findRecentChanges(repo: CodeRepository, input: RecentChangesInput): Promise<RecentChange[]> {
   const files = await repo.listFiles();
   const known = new Set(files);
-  const byName = new Map<string, string[]>();
-  for (const file of files) {
-    const name = segments(file).pop();
-    if (name !== undefined) byName.set(name, [...(byName.get(name) ?? []), file]);
-  }
+  const byName = indexFilesByStem(files);
   const frames = parseStackTrace(input.event.raw || input.event.message).frames.filter((f) => f.inApp);
   const suspects = frames.flatMap((f) => mapFrameToRepo(f.file, byName));
   const candidates = input.candidates.map((c) => c.replace(/^\.\//, '')).filter((c) => known.has(c));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RecentChange } from '../../src/domain/analysis.js';
 import type { CodeRepository } from '../../src/ports/code.js';
+import { indexFilesByStem } from '../../src/code-search/map-frames.js';
 import { findRecentChanges, mapFrameToRepo } from '../../src/retrieval/find-recent-changes.js';
 import { buildEvent } from '../support/builders.js';
 
@@ -62,9 +63,7 @@ describe('findRecentChanges', () => {
   });
 
   it('prefers the longest shared path suffix and gives up on a file name shared too widely', () => {
-    const byName = new Map([
-      ['index.ts', ['src/payments/index.ts', 'src/inventory/index.ts', 'src/a/index.ts', 'src/b/index.ts']],
-    ]);
+    const byName = indexFilesByStem(['src/payments/index.ts', 'src/inventory/index.ts', 'src/a/index.ts', 'src/b/index.ts']);
     expect(mapFrameToRepo('/srv/app/src/payments/index.ts', byName)).toEqual(['src/payments/index.ts']);
     expect(mapFrameToRepo('/srv/app/index.ts', byName)).toEqual([]);
     expect(mapFrameToRepo('C:\\build\\src\\inventory\\index.ts', byName)).toEqual(['src/inventory/index.ts']);
