@@ -53,7 +53,7 @@ describe('the whole loop on real adapters over loopback services', () => {
     expect(waiting.provenance.rca?.analyst).not.toBe('offline');
     expect(waiting.similarDocs?.[0]?.source).toContain('checkout-divide-by-zero.md');
     expect(qdrant.collectionNames()).toContain('medic_docs');
-    expect(openai.requests.some((r) => r.path.endsWith('/embeddings') && (r.body as JsonBody).encoding_format === 'float')).toBe(true);
+    expect(openai.requests.some((r) => r.path.endsWith('/embeddings') && (r.body).encoding_format === 'float')).toBe(true);
     expect(splunk.searches.length).toBeGreaterThan(0);
 
     await medic.commands.approve({ incidentId: waiting.id, proposalHash: waiting.proposal!.contentHash, caller: { userId: APPROVER, via: 'slack' } });
