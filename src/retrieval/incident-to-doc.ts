@@ -39,7 +39,7 @@ function verdictLines(incident: Incident, feedback: IncidentFeedback): string[] 
  * learned. Pure. Undefined when there is nothing to learn (no analysis and no feedback). Secrets
  * are redacted: the text came from logs and model output and will be stored and shown again.
  */
-export function incidentToDoc(incident: Incident, feedback: IncidentFeedback = {}): ErrorDoc | undefined {
+export function incidentAsDoc(incident: Incident, feedback: IncidentFeedback = {}): ErrorDoc | undefined {
   if (!incident.rca && !feedback.note) return undefined;
   const event = incident.firstEvent;
   const rca = incident.rca;
@@ -68,7 +68,7 @@ export function incidentToDoc(incident: Incident, feedback: IncidentFeedback = {
 
 /** Writes the incident's document (replacing an earlier version of it); returns it, or undefined. */
 export async function upsertIncidentDoc(deps: RetrievalDeps, incident: Incident, feedback: IncidentFeedback = {}): Promise<ErrorDoc | undefined> {
-  const doc = incidentToDoc(incident, feedback);
+  const doc = incidentAsDoc(incident, feedback);
   if (!doc) return undefined;
   await deps.store.ensure(deps.embedder.id, deps.embedder.dimension);
   await upsertDocs(deps, [{ ...doc, path: `incident ${incident.id}` }]);

@@ -4,7 +4,7 @@ import { createMemoryVectorStore } from '../../src/adapters/vector/memory-vector
 import { createFixProposal } from '../../src/domain/fix.js';
 import type { Incident } from '../../src/domain/incident.js';
 import { findSimilarDocs } from '../../src/retrieval/find-similar-docs.js';
-import { incidentToDoc, upsertIncidentDoc } from '../../src/retrieval/incident-to-doc.js';
+import { incidentAsDoc, upsertIncidentDoc } from '../../src/retrieval/incident-to-doc.js';
 import { buildEvent, buildIncident } from '../support/builders.js';
 
 function resolvedIncident(overrides: Partial<Incident> = {}): Incident {
@@ -36,9 +36,9 @@ function resolvedIncident(overrides: Partial<Incident> = {}): Incident {
   });
 }
 
-describe('incidentToDoc', () => {
+describe('incidentAsDoc', () => {
   it('turns a resolved incident into a document: symptom, root cause, fix, verdict and feedback', () => {
-    const doc = incidentToDoc(resolvedIncident(), { rootCauseCorrect: true, note: 'Also purge carts nightly.' })!;
+    const doc = incidentAsDoc(resolvedIncident(), { rootCauseCorrect: true, note: 'Also purge carts nightly.' })!;
     expect(doc).toMatchObject({ id: 'incident-inc-42', source: 'incidents', service: 'checkout', errorCode: 'CART-TOTAL' });
     expect(doc.title).toBe('Incident inc-42: TypeError: Cannot read properties of undefined (reading "price") in cart total');
     for (const part of ['## Symptom', '## Root cause', 'line.product.price', '## Fix', 'src/checkout/cart-total.ts: Skip lines', '## Verdict', 'approved by Dana', 'The root cause was confirmed.', 'https://git.example/pr/7', '## Feedback', 'purge carts nightly']) {
@@ -48,19 +48,19 @@ describe('incidentToDoc', () => {
 
   it('marks a root cause the approver judged wrong, and records a rejection with its reason', () => {
     const incident = resolvedIncident({ decision: { verdict: 'rejected', actor: { kind: 'user', id: 'U9' }, proposalHash: 'h', at: '2026-11-30T10:00:00.000Z', reason: 'wrong file' }, fix: undefined });
-    const doc = incidentToDoc(incident, { rootCauseCorrect: false })!;
+    const doc = incidentAsDoc(incident, { rootCauseCorrect: false })!;
     expect(doc.body).toContain('## Root cause given (judged wrong)');
     expect(doc.body).toContain('The proposed fix was rejected by U9 at 2026-11-30T10:00:00.000Z. Reason: wrong file');
   });
 
   it('has nothing to learn from an incident with no analysis and no feedback', () => {
-    expect(incidentToDoc(buildIncident())).toBeUndefined();
-    expect(incidentToDoc(buildIncident(), { note: 'It was the CDN.' })?.body).toContain('It was the CDN.');
+    expect(incidentAsDoc(buildIncident())).toBeUndefined();
+    expect(incidentAsDoc(buildIncident(), { note: 'It was the CDN.' })?.body).toContain('It was the CDN.');
   });
 
   it('redacts secrets that came in with the logs', () => {
     const event = buildEvent({ message: 'auth failed with password=hunter2hunter2 for Bearer abcdefghijklmnopqrstuvwxyz' });
-    const doc = incidentToDoc(resolvedIncident({ firstEvent: event }))!;
+    const doc = incidentAsDoc(resolvedIncident({ firstEvent: event }))!;
     expect(doc.body).not.toContain('hunter2hunter2');
     expect(doc.body).not.toContain('abcdefghijklmnopqrstuvwxyz');
   });
