@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { seedSampleRemote } from '../../src/sample/seed-sample-remote.js';
 import { startGitHubServer, type LoopbackGitHub } from '../loopback/github-server.js';
 import { fixBranches } from '../support/git-remote.js';
-import { APPROVER, ROOT, checkoutErrorLines, createWorld, type World } from '../support/medic-world.js';
+import { ROOT, approveAndAwaitPullRequest, checkoutErrorLines, createWorld, type World } from '../support/medic-world.js';
 
 const TOKEN = 'ghp_loopbackTokenForMedicTests0000000000';
 let world: World | undefined;
@@ -30,11 +30,7 @@ describe('the fix loop with GitHub configured', () => {
     await medic.startWorkers();
 
     const waiting = await w.waitFor(async () => (await medic.store.list({ states: ['awaiting_approval'] }))[0], 'a proposal');
-    await medic.commands.approve({ incidentId: waiting.id, proposalHash: waiting.proposal!.contentHash, caller: { userId: APPROVER, via: 'slack' } });
-    const fixed = await w.waitFor(async () => {
-      const incident = await medic.store.get(waiting.id);
-      return incident?.fix?.pullRequest ? incident : undefined;
-    }, 'the pull request');
+    const fixed = await approveAndAwaitPullRequest(w, medic, waiting);
 
     expect(fixBranches(remote)).toEqual([fixed.fix!.branch]);
     expect(gh.pulls).toHaveLength(1);

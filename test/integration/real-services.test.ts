@@ -10,7 +10,7 @@ import { startLoopbackOpenAI, type JsonBody } from '../loopback/openai-server.js
 import { startLoopbackQdrant } from '../loopback/qdrant-server.js';
 import { buildSplunkRow, startLoopbackSplunk } from '../loopback/splunk-server.js';
 import { fixBranches } from '../support/git-remote.js';
-import { APPROVER, ROOT, checkoutFixScript, createWorld, type World } from '../support/medic-world.js';
+import { ROOT, approveAndAwaitPullRequest, checkoutFixScript, createWorld, type World } from '../support/medic-world.js';
 
 const closers: (() => Promise<void>)[] = [];
 let world: World | undefined;
@@ -56,11 +56,7 @@ describe('the whole loop on real adapters over loopback services', () => {
     expect(openai.requests.some((r) => r.path.endsWith('/embeddings') && (r.body).encoding_format === 'float')).toBe(true);
     expect(splunk.searches.length).toBeGreaterThan(0);
 
-    await medic.commands.approve({ incidentId: waiting.id, proposalHash: waiting.proposal!.contentHash, caller: { userId: APPROVER, via: 'slack' } });
-    const fixed = await w.waitFor(async () => {
-      const incident = await medic.store.get(waiting.id);
-      return incident?.fix?.pullRequest ? incident : undefined;
-    }, 'the pull request');
+    const fixed = await approveAndAwaitPullRequest(w, medic, waiting);
     expect(fixBranches(remote)).toEqual([fixed.fix!.branch]);
     expect(github.pulls).toHaveLength(1);
     // Secrets never reached the model: no configured token appears in any request to it.

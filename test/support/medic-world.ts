@@ -7,6 +7,7 @@ import { PassThrough } from 'node:stream';
 import { Redis } from 'ioredis';
 import { createAdapters } from '../../src/app/create-adapters.js';
 import { createMedic, type Medic } from '../../src/app/create-medic.js';
+import type { Incident } from '../../src/domain/incident.js';
 import { deleteByPrefix } from '../../src/adapters/redis/connect.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { createLogger } from '../../src/observability/logger.js';
@@ -128,4 +129,14 @@ export async function createWorld(options: { llm?: 'scripted' | 'offline'; scrip
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Approves an incident's proposal as the test approver and waits until its PR is opened. */
+export async function approveAndAwaitPullRequest(world: World, medic: Medic, incident: Incident): Promise<Incident> {
+  const result = await medic.commands.approve({ incidentId: incident.id, proposalHash: incident.proposal!.contentHash, caller: { userId: APPROVER, via: 'slack' } });
+  if (!result.ok) throw new Error(result.message);
+  return world.waitFor(async () => {
+    const current = await medic.store.get(incident.id);
+    return current?.fix?.pullRequest ? current : undefined;
+  }, 'the pull request');
 }
