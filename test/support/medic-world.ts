@@ -122,7 +122,13 @@ export async function createWorld(options: { llm?: 'scripted' | 'offline'; scrip
       }
     },
     async close() {
-      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      // Wait for every worker process to be gone, or it would write BullMQ keys after the cleanup.
+      await Promise.all(children.map((child) => {
+        if (child.exitCode !== null || child.signalCode !== null) return undefined;
+        const gone = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL');
+        return gone;
+      }));
       for (const medic of medics) await medic.close();
       await deleteByPrefix(redis, prefix);
       redis.disconnect();
