@@ -71,9 +71,9 @@ describe('the sandbox page over the real pipeline', () => {
     await actAs(/Alice \(approver\)/);
     await approveThroughConfirm();
     await page.locator('.reply', { hasText: /fix\/inc-[\w-]+/ }).first().waitFor({ timeout: 60_000 });
-    const [incident] = await runtime.medic.store.list();
-    expect(incident?.state).toBe('fixed');
-    expect(incident?.decision?.actor.id).toBe('U0APPROVER');
-    expect(fixBranches(join(world.env.MEDIC_DATA_DIR!, 'remotes/sample-service.git'))).toEqual([incident!.fix!.branch]);
+    // The thread reply is posted just before the incident's final state is written.
+    const incident = await world.waitFor(async () => (await runtime.medic.store.list({ states: ['fixed'] }))[0], 'the fixed state');
+    expect(incident.decision?.actor.id).toBe('U0APPROVER');
+    expect(fixBranches(join(world.env.MEDIC_DATA_DIR!, 'remotes/sample-service.git'))).toEqual([incident.fix!.branch]);
   }, 90_000);
 });
