@@ -39,21 +39,19 @@ local function sample(id, eventJson)
   redis.call('LTRIM', eventsKey, 0, sampleCap - 1)
 end
 
-local id = redis.call('GET', KEYS[2])
-if id then
+local function absorb(id)
   count_into(id, 1, eventTime, eventTime)
   sample(id, ARGV[7])
   return {'absorbed', id}
 end
 
+local id = redis.call('GET', KEYS[2])
+if id then return absorb(id) end
+
 -- A family suppressed this hour keeps counting into the hour's overflow incident.
 if redis.call('SISMEMBER', KEYS[12], ARGV[13]) == 1 then
   local oid = redis.call('GET', KEYS[11])
-  if oid then
-    count_into(oid, 1, eventTime, eventTime)
-    sample(oid, ARGV[7])
-    return {'absorbed', oid}
-  end
+  if oid then return absorb(oid) end
 end
 
 -- No open incident: the family forms until its opening rule is met (N events within the window).

@@ -2,7 +2,7 @@ import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { asMedicError } from '../../../domain/errors.js';
 import { ActionId, ActionValue, StepUpValue, parseValue } from '../../../presenters/card-actions.js';
 import { presentStepUpModal } from '../../../presenters/step-up-modal.js';
-import type { ActionCommands, ActionReply } from '../../../use-cases/run-action.js';
+import type { ActionClick, ActionCommands, ActionReply } from '../../../use-cases/run-action.js';
 import { afterAck, clickedMessage, tellUser } from './listener-deps.js';
 
 const INVALID = 'This button is no longer valid. Use `/medic status <incident>` for the current card.';
@@ -23,25 +23,19 @@ async function reply(logger: { error(message: string): void }, what: string, cal
  * The use-cases re-resolve the intent and the clicker's authority on the server.
  */
 export function registerActionButtons(app: App, actions: ActionCommands): void {
-  app.action<BlockAction<ButtonAction>>({ type: 'block_actions', action_id: ActionId.RunAction }, async ({ ack, body, action, client, logger }) => {
-    await ack();
-    await afterAck();
-    const { channel } = clickedMessage(body);
-    const value = parseValue(ActionValue, action.value);
-    if (!value) return tellUser(client, logger, channel, body.user.id, INVALID);
-    const result = await reply(logger, 'run the action', () => actions.run({ ...value, userId: body.user.id }));
-    await tellUser(client, logger, channel, body.user.id, result.message);
-  });
-
-  app.action<BlockAction<ButtonAction>>({ type: 'block_actions', action_id: ActionId.RequestStepUp }, async ({ ack, body, action, client, logger }) => {
-    await ack();
-    await afterAck();
-    const { channel } = clickedMessage(body);
-    const value = parseValue(ActionValue, action.value);
-    if (!value) return tellUser(client, logger, channel, body.user.id, INVALID);
-    const result = await reply(logger, 'request a step-up', () => actions.requestStepUp({ ...value, userId: body.user.id }));
-    await tellUser(client, logger, channel, body.user.id, result.message);
-  });
+  // Run and Request step-up differ only in the use-case they call.
+  const intentButton = (actionId: string, what: string, call: (input: ActionClick) => Promise<ActionReply>) =>
+    app.action<BlockAction<ButtonAction>>({ type: 'block_actions', action_id: actionId }, async ({ ack, body, action, client, logger }) => {
+      await ack();
+      await afterAck();
+      const { channel } = clickedMessage(body);
+      const value = parseValue(ActionValue, action.value);
+      if (!value) return tellUser(client, logger, channel, body.user.id, INVALID);
+      const result = await reply(logger, what, () => call({ ...value, userId: body.user.id }));
+      await tellUser(client, logger, channel, body.user.id, result.message);
+    });
+  intentButton(ActionId.RunAction, 'run the action', (input) => actions.run(input));
+  intentButton(ActionId.RequestStepUp, 'request a step-up', (input) => actions.requestStepUp(input));
 
   // The modal must open within the trigger's 3 seconds: one Redis read, then views.open.
   app.action<BlockAction<ButtonAction>>({ type: 'block_actions', action_id: ActionId.ConfirmStepUp }, async ({ ack, body, action, client, logger }) => {
