@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { buildCliIo } from '../support/cli-io.js';
-import { checkoutErrorLines, createWorld, type World } from '../support/medic-world.js';
+import { checkoutErrorLines, createWorld, type World, awaitIncident } from '../support/medic-world.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -41,7 +41,7 @@ describe('the command line', () => {
 
     const medic = await w.startMedic();
     await medic.startWorkers({ poll: false });
-    const incident = await w.waitFor(async () => (await medic.store.list({ states: ['awaiting_approval'] }))[0], 'a proposal');
+    const incident = await awaitIncident(w, medic, ['awaiting_approval']);
     const list = await cli(env, 'incidents');
     expect(list.out).toContain(`${incident.id}  awaiting_approval`);
     const show = await cli(env, 'show', incident.id);

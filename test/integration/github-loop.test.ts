@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { seedSampleRemote } from '../../src/sample/seed-sample-remote.js';
 import { startGitHubServer, type LoopbackGitHub } from '../loopback/github-server.js';
 import { fixBranches } from '../support/git-remote.js';
-import { ROOT, approveAndAwaitPullRequest, checkoutErrorLines, createWorld, type World } from '../support/medic-world.js';
+import { ROOT, approveAndAwaitPullRequest, checkoutErrorLines, createWorld, type World, awaitIncident } from '../support/medic-world.js';
 
 const TOKEN = 'ghp_loopbackTokenForMedicTests0000000000';
 let world: World | undefined;
@@ -29,7 +29,7 @@ describe('the fix loop with GitHub configured', () => {
     });
     await medic.startWorkers();
 
-    const waiting = await w.waitFor(async () => (await medic.store.list({ states: ['awaiting_approval'] }))[0], 'a proposal');
+    const waiting = await awaitIncident(w, medic, ['awaiting_approval']);
     const fixed = await approveAndAwaitPullRequest(w, medic, waiting);
 
     expect(fixBranches(remote)).toEqual([fixed.fix!.branch]);

@@ -10,7 +10,7 @@ import { startLoopbackOpenAI, type JsonBody } from '../loopback/openai-server.js
 import { startLoopbackQdrant } from '../loopback/qdrant-server.js';
 import { buildSplunkRow, startLoopbackSplunk } from '../loopback/splunk-server.js';
 import { fixBranches } from '../support/git-remote.js';
-import { ROOT, approveAndAwaitPullRequest, checkoutFixScript, createWorld, type World } from '../support/medic-world.js';
+import { ROOT, approveAndAwaitPullRequest, checkoutFixScript, createWorld, type World, awaitIncident } from '../support/medic-world.js';
 
 const closers: (() => Promise<void>)[] = [];
 let world: World | undefined;
@@ -48,7 +48,7 @@ describe('the whole loop on real adapters over loopback services', () => {
       MEDIC_REPO_REMOTE: remote, GITHUB_REPOSITORY: 'acme/shop', GITHUB_TOKEN: 'ghp_realServicesLoopback000000000000000', GITHUB_API_URL: github.url,
     });
     await medic.startWorkers();
-    const waiting = await w.waitFor(async () => (await medic.store.list({ states: ['awaiting_approval'] }))[0], 'an OpenAI-analysed proposal');
+    const waiting = await awaitIncident(w, medic, ['awaiting_approval']);
     expect(waiting.firstEvent.id).toContain('7:1001');
     expect(waiting.provenance.rca?.analyst).not.toBe('offline');
     expect(waiting.similarDocs?.[0]?.source).toContain('checkout-divide-by-zero.md');

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { APPROVER, checkoutErrorLines, createWorld, type World } from '../support/medic-world.js';
+import { APPROVER, awaitIncident, startCheckoutWorld, type World } from '../support/medic-world.js';
 import { fixBranches, gitIn } from '../support/git-remote.js';
 
 let world: World | undefined;
@@ -11,13 +11,11 @@ afterEach(async () => {
 
 describe('the whole loop on the embedded defaults', () => {
   it('turns a log line into an incident, an analysis, a card, an approval and one fix commit on a real remote', async () => {
-    world = await createWorld({ llm: 'scripted' });
-    const w = world;
-    await w.writeLogs('shop.jsonl', checkoutErrorLines(1));
-    const medic = await w.startMedic();
-    await medic.startWorkers();
+    const started = await startCheckoutWorld('scripted');
+    world = started.world;
+    const { world: w, medic } = started;
 
-    const waiting = await w.waitFor(async () => (await medic.store.list({ states: ['awaiting_approval'] }))[0], 'a proposal awaiting approval');
+    const waiting = await awaitIncident(w, medic, ['awaiting_approval']);
     expect(waiting.proposal?.file).toBe('src/checkout/discounts.ts');
     expect(waiting.rca?.evidenceIds).not.toContain('not-shown-9');
     expect(waiting.logs?.entries.some((e) => e.message.includes('checkout started'))).toBe(true);
@@ -50,12 +48,10 @@ describe('the whole loop on the embedded defaults', () => {
   }, 120_000);
 
   it('without a model, posts the offline analyzer\'s degraded card and proposes no fix', async () => {
-    world = await createWorld({ llm: 'offline' });
-    const w = world;
-    await w.writeLogs('shop.jsonl', checkoutErrorLines(1));
-    const medic = await w.startMedic();
-    await medic.startWorkers();
-    const reported = await w.waitFor(async () => (await medic.store.list({ states: ['reported'] }))[0], 'an offline report');
+    const started = await startCheckoutWorld('offline');
+    world = started.world;
+    const { world: w, medic } = started;
+    const reported = await awaitIncident(w, medic, ['reported']);
     expect(reported.proposal).toBeUndefined();
     expect(reported.provenance.rca?.analyst).toBe('offline');
     expect(reported.rca!.confidence).toBeLessThanOrEqual(0.4);
@@ -65,12 +61,10 @@ describe('the whole loop on the embedded defaults', () => {
   }, 120_000);
 
   it('after a rejection, a re-run redoes only the fix proposal and the card, through the queue', async () => {
-    world = await createWorld({ llm: 'scripted' });
-    const w = world;
-    await w.writeLogs('shop.jsonl', checkoutErrorLines(1));
-    const medic = await w.startMedic();
-    await medic.startWorkers();
-    const first = await w.waitFor(async () => (await medic.store.list({ states: ['awaiting_approval'] }))[0], 'a proposal');
+    const started = await startCheckoutWorld('scripted');
+    world = started.world;
+    const { world: w, medic } = started;
+    const first = await awaitIncident(w, medic, ['awaiting_approval']);
     const caller = { userId: APPROVER, via: 'slack' as const };
     expect((await medic.commands.reject({ incidentId: first.id, caller, proposalHash: first.proposal!.contentHash, reason: 'wrong place' })).ok).toBe(true);
     expect((await medic.commands.rerun({ incidentId: first.id, caller })).ok).toBe(true);

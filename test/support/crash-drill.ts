@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Medic } from '../../src/app/create-medic.js';
 import { FIX_STEPS, PIPELINE_STEPS, type Incident } from '../../src/domain/incident.js';
 import { fixBranches } from './git-remote.js';
-import { APPROVER, checkoutErrorLines, createWorld, type World } from './medic-world.js';
+import { APPROVER, checkoutErrorLines, createWorld, type World, awaitIncident } from './medic-world.js';
 
 export function exited(child: ChildProcess): Promise<string> {
   return new Promise((resolve) => {
@@ -13,7 +13,7 @@ export function exited(child: ChildProcess): Promise<string> {
 }
 
 async function approveWhenReady(world: World, medic: Medic): Promise<Incident> {
-  const waiting = await world.waitFor(async () => (await medic.store.list({ states: ['awaiting_approval'] }))[0], 'a proposal');
+  const waiting = await awaitIncident(world, medic, ['awaiting_approval']);
   const result = await medic.commands.approve({ incidentId: waiting.id, proposalHash: waiting.proposal!.contentHash, caller: { userId: APPROVER, via: 'cli' } });
   if (!result.ok) throw new Error(result.message);
   return waiting;

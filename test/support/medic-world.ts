@@ -124,7 +124,7 @@ export async function createWorld(options: { llm?: 'scripted' | 'offline'; scrip
     async close() {
       // Wait for every worker process to be gone, or it would write BullMQ keys after the cleanup.
       await Promise.all(children.map((child) => {
-        if (child.exitCode !== null || child.signalCode !== null) return undefined;
+        if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
         const gone = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGKILL');
         return gone;
@@ -145,4 +145,18 @@ export async function approveAndAwaitPullRequest(world: World, medic: Medic, inc
     const current = await medic.store.get(incident.id);
     return current?.fix?.pullRequest ? current : undefined;
   }, 'the pull request');
+}
+
+/** A world with one checkout error logged and Medic's workers running on it. */
+export async function startCheckoutWorld(llm: 'scripted' | 'offline', overrides: Record<string, string> = {}): Promise<{ world: World; medic: Medic }> {
+  const world = await createWorld({ llm });
+  await world.writeLogs('shop.jsonl', checkoutErrorLines(1));
+  const medic = await world.startMedic(overrides);
+  await medic.startWorkers();
+  return { world, medic };
+}
+
+/** The first incident that reaches one of `states`. */
+export function awaitIncident(world: World, medic: Medic, states: Incident['state'][]): Promise<Incident> {
+  return world.waitFor(async () => (await medic.store.list({ states }))[0], `an incident in ${states.join(' or ')}`);
 }
