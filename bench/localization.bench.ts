@@ -4,7 +4,9 @@
  * searched in data/sample-service seeded as a git remote and read through the git adapter, as the
  * pipeline does), and hand-built traces in several languages and deployment layouts
  * (bench/fixtures/localization/cases.json) over the sample remote or the small polyglot tree.
- * Headline: top1 and top5 as fractions.
+ * A third set is real: crash traces from public bug reports with the file their fix changed
+ * (see localization-real.ts), scored beside the trace's own frame order as a baseline.
+ * Headline: top1 and top5 as fractions; real_* for the real set, baseline_* for frame order on it.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,7 @@ import { createDirectoryRepository } from '../src/code-search/directory-reposito
 import { rankFiles } from '../src/code-search/search-code.js';
 import type { CodeRepository } from '../src/ports/code.js';
 import { seedSampleRemote } from '../src/sample/seed-sample-remote.js';
+import { loadRealCases, meanReciprocalRank, runRealCases, shareAtMost } from './localization-real.js';
 import type { BenchReport } from './report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -101,6 +104,11 @@ export default async function localization(): Promise<BenchReport> {
       return [g, subset.length, share(subset, 1), share(subset, 5)];
     });
     rows.push(['all', results.length, share(results, 1), share(results, 5)]);
+    const real = await runRealCases(await loadRealCases(fixtures));
+    const realRanks = real.map((r) => r.rank);
+    const baseRanks = real.map((r) => r.baselineRank);
+    rows.push(['real (Medic)', real.length, shareAtMost(realRanks, 1), shareAtMost(realRanks, 5)]);
+    rows.push(['real (frame order)', real.length, shareAtMost(baseRanks, 1), shareAtMost(baseRanks, 5)]);
     const sampleOnly = results.filter((r) => r.set === 'sample-incidents');
     const builtOnly = results.filter((r) => r.set === 'built-traces');
     return {
@@ -113,9 +121,16 @@ export default async function localization(): Promise<BenchReport> {
         built_top1: share(builtOnly, 1),
         built_cases: builtOnly.length,
         mrr: results.reduce((sum, r) => sum + (r.rank > 0 ? 1 / r.rank : 0), 0) / Math.max(1, results.length),
+        real_top1: shareAtMost(realRanks, 1),
+        real_top5: shareAtMost(realRanks, 5),
+        real_mrr: meanReciprocalRank(realRanks),
+        real_cases: real.length,
+        baseline_top1: shareAtMost(baseRanks, 1),
+        baseline_top5: shareAtMost(baseRanks, 5),
+        baseline_mrr: meanReciprocalRank(baseRanks),
       },
       table: { columns: ['set/language', 'cases', 'top1', 'top5'], rows },
-      detail: { misses: results.filter((r) => r.rank !== 1), results },
+      detail: { misses: results.filter((r) => r.rank !== 1), results, real_misses: real.filter((r) => r.rank !== 1), real },
     };
   } finally {
     await rm(work, { recursive: true, force: true });
