@@ -1,7 +1,8 @@
 /**
  * Which repository files code search looks at: source files of the configured languages, matched
- * by the configured globs, minus tests, vendored code, generated code and build output. A file a
- * stack frame names directly is exempt from the exclusions (see search-code.ts).
+ * by the configured globs, minus vendored code, generated code and build output. Tests and
+ * protected files are left out by the candidate filter (candidate-filter.ts); a stack frame never
+ * widens any of this.
  */
 export const LANGUAGE_EXTENSIONS: Record<string, readonly string[]> = {
   typescript: ['.ts', '.tsx', '.mts', '.cts'],
@@ -19,11 +20,6 @@ export const LANGUAGE_EXTENSIONS: Record<string, readonly string[]> = {
 export const DEFAULT_LANGUAGES = Object.keys(LANGUAGE_EXTENSIONS);
 
 const EXCLUDED: RegExp[] = [
-  // tests
-  /(^|\/)(test|tests|__tests__|__mocks__|spec|specs|testdata|fixtures?)\//i,
-  /\.(test|spec)\.[cm]?[jt]sx?$/i,
-  /(^|\/)test_[^/]*\.py$|_test\.py$|_test\.go$|_spec\.rb$/i,
-  /(Test|Tests|IT|Spec)\.(java|kt|cs|scala)$/,
   // vendored
   /(^|\/)(node_modules|vendor|third[_-]party|bower_components|\.yarn)\//i,
   // generated
@@ -33,6 +29,7 @@ const EXCLUDED: RegExp[] = [
   /(^|\/)(dist|build|out|target|bin|obj|coverage|\.next|\.nuxt|__pycache__|\.venv|venv)\//i,
 ];
 
+/** Vendored, generated or built: never the source of a bug, whatever names it. */
 export function isExcludedPath(file: string): boolean {
   return EXCLUDED.some((re) => re.test(file));
 }
@@ -70,4 +67,10 @@ export function createGlobFilter(globs: readonly string[]): (file: string) => bo
   const include = globs.filter((g) => !g.startsWith('!')).map(globToRegExp);
   const exclude = globs.filter((g) => g.startsWith('!')).map((g) => globToRegExp(g.slice(1)));
   return (file) => (include.length === 0 || include.some((re) => re.test(file))) && !exclude.some((re) => re.test(file));
+}
+
+/** True when any glob matches (no glob: nothing matches). */
+export function matchesAnyGlob(globs: readonly string[]): (file: string) => boolean {
+  const res = globs.map(globToRegExp);
+  return (file) => res.some((re) => re.test(file));
 }

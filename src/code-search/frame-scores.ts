@@ -1,20 +1,32 @@
 /**
- * The stack-trace half of code search: each in-app frame votes for the repository file it maps
- * to, the innermost frame loudest. Frames of guard and error helpers (`assertX`, `new XError`,
- * `errors.ts`) are demoted: they are where the error is raised, rarely where the bug is — the
- * caller handed them the bad value.
+ * The stack-trace half of code search: each in-project frame votes for the repository file it
+ * maps to, the innermost file loudest. A frame is in the project when it maps onto a candidate
+ * file, whatever its package looks like (`com.google.gson` is Gson's own code in Gson's repo), so
+ * frames thrown inside the runtime or a dependency leave the vote to their first in-project
+ * caller. Test files never get a vote of their own; the test a trace passes through still names
+ * its subject and its package, a weaker hint for traces that never reach production code.
+ *
+ * Evidence against the innermost file: guard and error helpers (`assertX`, `new XError`,
+ * `errors.ts`) and code that rejects its argument (`IllegalArgumentException` and kin) are where
+ * the error is raised, rarely where the bug is — the caller handed them the bad value.
  */
 import type { StackFrame } from '../domain/stack-trace.js';
-import { mapFramePath } from './map-frames.js';
+import type { CandidateFilter } from './candidate-filter.js';
+import { mapFramePath, normalizeFramePath } from './map-frames.js';
+import { testSubjectStem } from './test-files.js';
 
 export const FRAME_BASE = 60;
 const DECAY = 0.6;
 const DEMOTED = 0.4;
-/** A library frame that maps into the repository is vendored code: a weak hint at most. */
-const LIBRARY_FRAME = 4;
+/** A test's subject: below the innermost production frame, above lexical evidence alone. */
+const TEST_SUBJECT = 24;
+/** Files in the failing test's package: a tie-breaker for traces with no production frame. */
+const TEST_PACKAGE = 3;
 
 const GUARD_FN = /^(?:new\s+\w*(?:Error|Exception)\b|(?:assert|invariant|ensure|require|guard|fail|throw|raise|panic|must)(?:[A-Z_]|$))/;
 const GUARD_FILE = /(^|\/)(errors?|exceptions?|asserts?|assertions?|invariant|guards?|panics?)\.\w+$/i;
+/** Exception types that say the caller passed a bad argument. */
+const ARGUMENT_ERROR = /(?:^|[.\\:])(?:IllegalArgument|InvalidArgument|Argument(?:Null|OutOfRange)?)(?:Exception|Error)$/;
 
 export function isGuardFrame(frame: StackFrame): boolean {
   const fn = frame.fn ?? '';
@@ -25,31 +37,124 @@ export function isGuardFrame(frame: StackFrame): boolean {
 
 export interface FrameScores {
   scores: Map<string, number>;
-  /** Files named by a frame: exempt from the test/vendor/build exclusions. */
-  named: Set<string>;
+  /** Candidate files an in-project frame maps to, innermost first. */
+  inProject: string[];
+  /** The frames that mapped onto a candidate, innermost first. */
+  projectFrames: StackFrame[];
 }
 
-export function scoreFrames(frames: readonly StackFrame[], index: Map<string, string[]>): FrameScores {
-  const best = new Map<string, number>();
-  const total = new Map<string, number>();
-  let rank = 0;
+export interface ScoreFramesInput {
+  frames: readonly StackFrame[];
+  /** Repository files by lower-case stem (indexFilesByStem). */
+  index: Map<string, string[]>;
+  filter: CandidateFilter;
+  /** Exception type of the innermost exception whose frames lead the list. */
+  exceptionType?: string;
+}
+
+const LIBRARY_ROOT = /^(node_modules|site-packages|dist-packages)$/;
+
+/**
+ * For a frame whose path or package marks it as a dependency, the fewest segments a repository
+ * file must share with it to count as the project's own: the whole package path for a JVM or .NET
+ * class, the installed package's name for node_modules and site-packages (a monorepo's workspace
+ * package, an app installed into its own virtualenv). Runtime and standard-library frames never map.
+ */
+function librarySegments(frame: StackFrame): number | undefined {
+  if (frame.inApp) return 1;
+  const segments = normalizeFramePath(frame.file);
+  if (frame.module && (frame.language === 'java' || frame.language === 'dotnet')) return segments.length;
+  const root = segments.findLastIndex((s) => LIBRARY_ROOT.test(s));
+  if (root < 0) return undefined;
+  const name = segments[root + 1]?.startsWith('@') ? root + 2 : root + 1;
+  return name < segments.length - 1 ? segments.length - name : undefined;
+}
+
+function mapFrame(frame: StackFrame, index: Map<string, string[]>): string[] {
+  const minSegments = librarySegments(frame);
+  if (minSegments === undefined) return [];
+  const loose = frame.inApp && frame.language === 'java';
+  return mapFramePath(frame.file, index, { loose, minSegments }).map((m) => m.file);
+}
+
+function addScore(scores: Map<string, number>, file: string, score: number): void {
+  scores.set(file, Math.max(scores.get(file) ?? 0, score));
+}
+
+export function scoreFrames(input: ScoreFramesInput): FrameScores {
+  const { frames, index, filter } = input;
+  const scores = new Map<string, number>();
+  const inProject: string[] = [];
+  const projectFrames: StackFrame[] = [];
+  const testFiles: string[] = [];
+  const dirs = directoryIndex(index);
   for (const frame of frames) {
-    const matches = mapFramePath(frame.file, index, { loose: frame.language === 'java' });
-    let weight: number;
-    if (frame.inApp) {
-      weight = FRAME_BASE * DECAY ** rank * (isGuardFrame(frame) ? DEMOTED : 1);
-      rank++;
-    } else weight = LIBRARY_FRAME;
-    if (matches.length === 0) continue;
-    // An ambiguous frame (two files share the matching suffix) splits its vote.
-    const share = weight / matches.length;
-    for (const { file } of matches) {
-      best.set(file, Math.max(best.get(file) ?? 0, share));
-      total.set(file, (total.get(file) ?? 0) + share);
+    const matches = mapFrame(frame, index);
+    const tests = matches.filter((f) => filter.isTest(f));
+    if (tests.length > 0 || (matches.length === 0 && frame.inApp && testSubjectStem(frame.file) && inKnownDirectory(frame.file, dirs))) {
+      for (const file of tests.length > 0 ? tests : [frame.file]) if (!testFiles.includes(file)) testFiles.push(file);
+      continue;
+    }
+    const candidates = matches.filter((f) => filter.isCandidate(f));
+    if (candidates.length === 0) continue;
+    projectFrames.push(frame);
+    // The innermost frame of all threw; a library that rejected its argument blames its caller instead.
+    const thrower = frame === frames[0];
+    const demoted = isGuardFrame(frame) || (thrower && input.exceptionType !== undefined && ARGUMENT_ERROR.test(input.exceptionType));
+    // A file's rank is where it first appears; a later, plainer frame of the same file lifts it back.
+    const fresh = candidates.filter((f) => !inProject.includes(f));
+    const freshRank = inProject.length;
+    inProject.push(...fresh);
+    for (const file of candidates) {
+      const rank = fresh.includes(file) ? freshRank : inProject.indexOf(file);
+      // An ambiguous frame (two files share the matching suffix) splits its vote.
+      addScore(scores, file, (FRAME_BASE * DECAY ** rank * (demoted ? DEMOTED : 1)) / candidates.length);
     }
   }
-  const scores = new Map<string, number>();
-  // Several frames in one file add a little; recursion must not outvote the innermost frame.
-  for (const [file, top] of best) scores.set(file, top + 0.1 * ((total.get(file) ?? top) - top));
-  return { scores, named: new Set(best.keys()) };
+  addTestHints(scores, testFiles, index, filter);
+  return { scores, inProject, projectFrames };
+}
+
+function directoryIndex(index: Map<string, string[]>): Set<string> {
+  const dirs = new Set<string>();
+  for (const files of index.values()) for (const file of files) dirs.add(packageOf(file));
+  return dirs;
+}
+
+/** A frame the repository does not hold counts as a test of the project only when its directory is one of the project's. */
+function inKnownDirectory(frameFile: string, dirs: Set<string>): boolean {
+  const parts = normalizeFramePath(frameFile).slice(0, -1);
+  if (parts.length === 0) return false;
+  const tail = `/${parts.slice(-2).join('/')}`;
+  for (const dir of dirs) if (dir.endsWith(tail)) return true;
+  return false;
+}
+
+/** The subjects of the tests in the trace, innermost first, and the outermost test's package. */
+function addTestHints(scores: Map<string, number>, testFiles: readonly string[], index: Map<string, string[]>, filter: CandidateFilter): void {
+  testFiles.forEach((test, i) => {
+    const stem = testSubjectStem(test);
+    const subjects = (stem ? (index.get(stem) ?? []) : []).filter((f) => filter.isCandidate(f));
+    const dir = test.slice(0, test.lastIndexOf('/'));
+    // Several files share the subject's name: the one nearest the test's package wins.
+    const near = subjects.filter((f) => packageOf(f).endsWith(packageTail(dir)));
+    for (const file of near.length > 0 ? near : subjects) addScore(scores, file, (TEST_SUBJECT * DECAY ** i) / Math.max(1, near.length || subjects.length));
+  });
+  const outermost = testFiles[testFiles.length - 1];
+  if (!outermost) return;
+  const tail = packageTail(outermost.slice(0, outermost.lastIndexOf('/')));
+  if (!tail) return;
+  for (const files of index.values()) for (const file of files) if (filter.isCandidate(file) && packageOf(file).endsWith(tail)) addScore(scores, file, TEST_PACKAGE);
+}
+
+function packageOf(file: string): string {
+  return `/${file.slice(0, Math.max(0, file.lastIndexOf('/')))}`;
+}
+
+/** The package part of a test's directory: what follows the test root (`src/test/java/`, `tests/`, …). */
+function packageTail(dir: string): string {
+  const parts = normalizeFramePath(dir);
+  const root = parts.findLastIndex((p) => /^(test|tests|__tests__|spec|specs|java|kotlin|scala)$/.test(p));
+  const tail = parts.slice(root + 1);
+  return tail.length > 0 ? `/${tail.join('/')}` : '';
 }

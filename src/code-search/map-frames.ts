@@ -24,9 +24,23 @@ function splitName(name: string): { stem: string; family: string } {
 export function normalizeFramePath(path: string): string[] {
   return path
     .replace(/\\/g, '/')
+    // Bundlers prefix sources: webpack-internal:///(rsc)/./src/x.ts, webpack://app/./src/x.ts.
+    .replace(/^webpack(?:-internal)?:\/\/\/?(?:\([^)]*\)\/)?(?:[^/]*\/)?/, '')
     .replace(/^[A-Za-z]:\//, '/')
+    // A TS path alias (`@/lib/x.ts`, `~/lib/x.ts`, `#lib/x.ts`) stands for a source root the suffix match finds anyway.
+    .replace(/^(?:[@~#]\/|#(?=[\w-]+\/))/, '')
     .split('/')
     .filter((s) => s !== '' && s !== '.');
+}
+
+/**
+ * A repository path as segments, with dotted directory names split: .NET projects live in
+ * folders named for their namespace (`src/Shop.Checkout/Cart.cs` holds `Shop.Checkout.Cart`).
+ */
+export function repoSegments(file: string): string[] {
+  const parts = file.split('/');
+  const name = parts.pop() ?? '';
+  return [...parts.flatMap((dir) => (dir.includes('.') && !dir.startsWith('.') ? dir.split('.').filter(Boolean) : [dir])), name];
 }
 
 /** Files indexed by lower-case file stem, so each frame compares against a handful of paths. */
@@ -61,18 +75,23 @@ function sharedSuffix(frame: string[], repo: string[]): number {
  * used up entirely or at least one directory agrees besides the file name (a bare `index.js`
  * must not claim every `index.ts` in the tree).
  */
-export function mapFramePath(path: string, index: Map<string, string[]>, options: { loose?: boolean } = {}): FrameFileMatch[] {
+export interface MapFrameOptions {
+  /** Accept a unique file name alone (Kotlin and odd Java layouts keep classes outside their package directory). */
+  loose?: boolean;
+  /** The fewest trailing segments that must agree, when the frame's own path says it is a dependency. */
+  minSegments?: number;
+}
+
+export function mapFramePath(path: string, index: Map<string, string[]>, options: MapFrameOptions = {}): FrameFileMatch[] {
   const frame = normalizeFramePath(path);
   const last = frame[frame.length - 1];
   if (!last) return [];
   const candidates = index.get(splitName(last).stem) ?? [];
   let best: FrameFileMatch[] = [];
-  const named = candidates.map((file) => ({ file, k: sharedSuffix(frame, file.split('/')) })).filter((c) => c.k > 0);
-  // Kotlin (and Java with odd layouts) may keep a class outside its package directory: a file
-  // name that is unique in the repository is then still a good match.
+  const named = candidates.map((file) => ({ file, k: sharedSuffix(frame, repoSegments(file)) })).filter((c) => c.k >= (options.minSegments ?? 1));
   if (options.loose && named.length === 1 && named[0]!.k === 1) return [{ file: named[0]!.file, segments: 1 }];
   for (const { file, k } of named) {
-    const repo = file.split('/');
+    const repo = repoSegments(file);
     const accepted = k > 0 && (k === repo.length || k === frame.length || k >= 2);
     if (!accepted) continue;
     if (best.length === 0 || k > best[0]!.segments) best = [{ file, segments: k }];

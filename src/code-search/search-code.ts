@@ -4,17 +4,18 @@
  * anything from the searched repository.
  *
  * Ranking = stack frames mapped to files (dominant when present) + lexical evidence: the error's
- * identifiers, the RCA's impacted component and the evidence, weighted by rarity.
+ * identifiers, the RCA's impacted component and the evidence, weighted by rarity. Every candidate
+ * — found by a frame or by a word — passes the same filter (candidate-filter.ts).
  */
 import type { CodeCandidate } from '../ports/analyst.js';
 import type { CodeRepository } from '../ports/code.js';
-import { parseStackTrace } from '../domain/stack-trace.js';
-import { createGlobFilter, DEFAULT_LANGUAGES, extensionsFor, hasExtension, isExcludedPath } from './file-rules.js';
+import { parseStackTrace, type ParsedTrace, type StackFrame } from '../domain/stack-trace.js';
+import { createCandidateFilter, type CandidateRules } from './candidate-filter.js';
 import { scoreFrames } from './frame-scores.js';
 import { indexFilesByStem } from './map-frames.js';
 import { countOccurrences, weighTerms } from './terms.js';
 
-export interface SearchCodeOptions {
+export interface SearchCodeOptions extends CandidateRules {
   /** The error message or stack trace (or the RCA's root cause). */
   text: string;
   impactedComponent?: string;
@@ -23,10 +24,6 @@ export interface SearchCodeOptions {
   limit?: number;
   /** Per-file content cap in bytes (default 64 KiB); longer files are cut at a line end. */
   maxBytes?: number;
-  /** Languages to search (keys of LANGUAGE_EXTENSIONS); default all. */
-  languages?: readonly string[];
-  /** Include globs, `!glob` to exclude; default everything. */
-  globs?: readonly string[];
   /** Most files read for lexical ranking (default 5,000): a bound on time for huge repositories. */
   maxFilesRead?: number;
 }
@@ -39,39 +36,51 @@ export interface RankedFile {
 
 /** Lexical evidence never outweighs the innermost frame on its own (FRAME_BASE is 60). */
 const LEXICAL_MAX = 20;
+/**
+ * With in-project frames, words only break near-ties: a message names the code that raised it,
+ * which the frames already say, and must not undo their evidence against the thrower.
+ */
+const LEXICAL_MAX_WITH_FRAMES = 8;
 const PATH_HIT = 3;
+
+/**
+ * The words worth searching for: with frames, the exception messages and the in-project frames'
+ * functions (the runtime's and the test runner's frames name nothing of the project); without
+ * frames, the whole text.
+ */
+function traceText(text: string, trace: ParsedTrace, projectFrames: readonly StackFrame[]): { message: string; functions: string } {
+  if (trace.frames.length === 0) return { message: text, functions: '' };
+  const message = trace.exceptions.map((e) => `${e.exceptionType} ${e.message ?? ''}`).join('\n');
+  return { message, functions: projectFrames.map((f) => f.fn ?? '').join(' ') };
+}
 
 export async function rankFiles(repo: CodeRepository, options: SearchCodeOptions): Promise<RankedFile[]> {
   const files = await repo.listFiles();
+  const filter = createCandidateFilter(options);
   const trace = parseStackTrace(options.text);
-  const frames = scoreFrames(trace.frames, indexFilesByStem(files));
-  const extensions = extensionsFor(options.languages?.length ? options.languages : DEFAULT_LANGUAGES);
-  const selected = createGlobFilter(options.globs ?? []);
-  const pool = files.filter((f) => frames.named.has(f) || (hasExtension(f, extensions) && selected(f) && !isExcludedPath(f)));
+  const frames = scoreFrames({ frames: trace.frames, index: indexFilesByStem(files), filter, exceptionType: trace.rootCause?.exceptionType });
+  const pool = files.filter((f) => filter.isCandidate(f));
 
   const evidence = Array.isArray(options.evidence) ? options.evidence.join('\n') : options.evidence;
+  const { message, functions } = traceText(options.text, trace, frames.projectFrames);
   const terms = weighTerms([
-    { text: options.text, weight: 1 },
-    { text: trace.frames.map((f) => f.fn ?? '').join(' '), weight: 1.5 },
+    { text: message, weight: 1 },
+    { text: functions, weight: 1.5 },
     { text: options.impactedComponent, weight: 2 },
     { text: evidence, weight: 0.5 },
   ]);
 
   const contents = new Map<string, string>();
-  for (const file of pool.slice(0, options.maxFilesRead ?? 5_000)) {
+  const reads = [...frames.scores.keys(), ...pool.slice(0, options.maxFilesRead ?? 5_000)];
+  for (const file of new Set(reads)) {
     const content = await repo.readFile(file).catch(() => undefined);
     if (content !== undefined) contents.set(file, content);
-  }
-  for (const file of frames.named) {
-    if (!contents.has(file)) {
-      const content = await repo.readFile(file).catch(() => undefined);
-      if (content !== undefined) contents.set(file, content);
-    }
   }
 
   const lexical = scoreLexical(contents, terms);
   const maxLexical = Math.max(0, ...lexical.values());
-  const scaled = (file: string) => (maxLexical > 0 ? ((lexical.get(file) ?? 0) / maxLexical) * LEXICAL_MAX : 0);
+  const cap = frames.projectFrames.length > 0 ? LEXICAL_MAX_WITH_FRAMES : LEXICAL_MAX;
+  const scaled = (file: string) => (maxLexical > 0 ? ((lexical.get(file) ?? 0) / maxLexical) * cap : 0);
 
   const ranked: RankedFile[] = [];
   for (const [file, content] of contents) {

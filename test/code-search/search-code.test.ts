@@ -5,6 +5,7 @@ import { Writable, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locateCommand } from '../../src/cli/commands/locate.js';
 import { createDirectoryRepository } from '../../src/code-search/directory-repository.js';
+import { createCandidateFilter } from '../../src/code-search/candidate-filter.js';
 import { createGlobFilter, isExcludedPath } from '../../src/code-search/file-rules.js';
 import { indexFilesByStem, mapFramePath } from '../../src/code-search/map-frames.js';
 import { rankFiles, searchCode } from '../../src/code-search/search-code.js';
@@ -52,11 +53,21 @@ describe('mapFramePath', () => {
 });
 
 describe('file rules', () => {
-  it('excludes tests, vendored, generated and build output', () => {
-    for (const f of ['test/a.ts', 'src/a.test.ts', 'src/__tests__/a.ts', 'pkg/a_test.go', 'tests/test_a.py', 'src/FooTest.java', 'vendor/x/a.go', 'node_modules/x/a.js', 'dist/a.js', 'build/a.js', 'target/A.class', 'src/api.pb.go', 'src/types.d.ts', 'src/generated/a.ts']) {
+  it('excludes vendored, generated and build output', () => {
+    for (const f of ['vendor/x/a.go', 'node_modules/x/a.js', 'dist/a.js', 'build/a.js', 'target/A.class', 'src/api.pb.go', 'src/types.d.ts', 'src/generated/a.ts']) {
       expect(isExcludedPath(f), f).toBe(true);
     }
     for (const f of ['src/a.ts', 'internal/checkout/discounts.go', 'shop/orders/pagination.py', 'src/main/java/com/shop/Cart.java']) expect(isExcludedPath(f), f).toBe(false);
+  });
+  it('never takes tests, specs, fixtures or mocks as candidates', () => {
+    const filter = createCandidateFilter();
+    for (const f of ['test/a.ts', 'src/a.test.ts', 'src/a.spec.tsx', 'src/__tests__/a.ts', 'src/__mocks__/a.ts', 'pkg/a_test.go', 'tests/test_a.py', 'shop/conftest.py', 'src/FooTest.java', 'src/FooTests.cs', 'src/test/java/com/x/Foo.java', 'tests/org/jfree/chart/junit/AxisTests.java', 'spec/models/cart_spec.rb', 'fixtures/a.py', 'src/CartMock.kt']) {
+      expect(filter.isTest(f), f).toBe(true);
+      expect(filter.isCandidate(f), f).toBe(false);
+    }
+    for (const f of ['src/a.ts', 'src/latest.ts', 'src/main/java/com/x/Contest.java', 'shop/scheduling.py']) expect(filter.isCandidate(f), f).toBe(true);
+    expect(createCandidateFilter({ testGlobs: ['**/checks/**'] }).isCandidate('test/a.ts')).toBe(true);
+    expect(createCandidateFilter({ testGlobs: ['**/checks/**'] }).isCandidate('src/checks/a.ts')).toBe(false);
   });
   it('selects with globs and excludes with !globs', () => {
     const filter = createGlobFilter(['src/**', '!src/shared/**', '**/*.{ts,py}']);
@@ -92,9 +103,11 @@ describe('searchCode', () => {
     expect(existsSync(marker())).toBe(false);
   });
 
-  it('includes an excluded file when a frame names it', async () => {
-    const ranked = await rankFiles(repo(), { text: 'Error: boom\n    at x (/srv/shop/test/pagination.test.ts:1:1)' });
-    expect(ranked[0]?.file).toBe('test/pagination.test.ts');
+  it('never ranks a test file a frame names, nor vendored or built code, but ranks the test\'s subject', async () => {
+    const ranked = await rankFiles(repo(), { text: 'Error: boom\n    at x (/srv/shop/test/pagination.test.ts:1:1)\n    at y (/srv/shop/dist/orders/pagination.js:1:1)\n    at z (/srv/shop/vendor/left-pad/index.js:1:1)' });
+    const files = ranked.map((r) => r.file);
+    for (const excluded of ['test/pagination.test.ts', 'dist/orders/pagination.js', 'vendor/left-pad/index.js']) expect(files).not.toContain(excluded);
+    expect(files[0]).toBe('src/orders/pagination.ts');
   });
 
   it('uses the impacted component and evidence, and honours languages, globs and the size cap', async () => {

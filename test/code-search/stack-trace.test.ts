@@ -83,6 +83,7 @@ describe('parseStackTrace', () => {
     expect(trace.frames.map((f) => [f.file, f.fn, f.line, f.inApp])).toEqual([
       ['C:\\build\\src\\Shop\\Checkout\\Discounts.cs', 'Spread', 42, true],
       ['/src/Shop/Checkout/CartTotal.cs', 'ComputeAsync', 17, true],
+      ['System/Runtime/CompilerServices/TaskAwaiter.cs', 'ThrowForNonSuccess', undefined, false],
       ['D:\\a\\_work\\Mvc.cs', 'Execute', 9, false],
     ]);
   });
@@ -124,7 +125,7 @@ describe('parseStackTrace', () => {
 
   it('splits a trace stored as one JSON-escaped line, and tolerates noise', () => {
     expect(parseStackTrace('RangeError: page index 3 out of range\\n    at pageWindow (/srv/shop/src/orders/pagination.ts:52:3)').frames[0]?.file).toBe('/srv/shop/src/orders/pagination.ts');
-    expect(parseStackTrace('just a message, no trace at all')).toEqual({ exceptionType: undefined, message: undefined, frames: [] });
+    expect(parseStackTrace('just a message, no trace at all')).toEqual({ exceptionType: undefined, message: undefined, rootCause: undefined, exceptions: [], frames: [] });
     expect(parseStackTrace('x'.repeat(5_000)).frames).toEqual([]);
   });
 });
