@@ -9,7 +9,7 @@
  * Headline: top1 and top5 as fractions; real_* for the real set, baseline_* for frame order on it.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGitRepository } from '../src/adapters/git/git-repository.js';
@@ -17,6 +17,8 @@ import { createDirectoryRepository } from '../src/code-search/directory-reposito
 import { rankFiles } from '../src/code-search/search-code.js';
 import type { CodeRepository } from '../src/ports/code.js';
 import { seedSampleRemote } from '../src/sample/seed-sample-remote.js';
+import { extractTerms } from '../src/code-search/terms.js';
+import { ADVERSARIAL_64K } from './adversarial-text.js';
 import { loadRealCases, meanReciprocalRank, runRealCases, shareAtMost } from './localization-real.js';
 import type { BenchReport } from './report.js';
 
@@ -74,6 +76,21 @@ async function sampleIncidents(): Promise<Case[]> {
   return cases;
 }
 
+/** Median of five runs of extractTerms per adversarial shape; the worst shape is the headline. */
+function termsWorstMs(): { worst: number; perShape: Record<string, number> } {
+  const perShape: Record<string, number> = {};
+  for (const [shape, text] of Object.entries(ADVERSARIAL_64K)) {
+    const runs: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      extractTerms(text);
+      runs.push(performance.now() - started);
+    }
+    perShape[shape] = runs.sort((a, b) => a - b)[2]!;
+  }
+  return { worst: Math.max(...Object.values(perShape)), perShape };
+}
+
 export default async function localization(): Promise<BenchReport> {
   const work = await mkdtemp(join(tmpdir(), 'medic-bench-localization-'));
   try {
@@ -109,6 +126,7 @@ export default async function localization(): Promise<BenchReport> {
     const baseRanks = real.map((r) => r.baselineRank);
     rows.push(['real (Medic)', real.length, shareAtMost(realRanks, 1), shareAtMost(realRanks, 5)]);
     rows.push(['real (frame order)', real.length, shareAtMost(baseRanks, 1), shareAtMost(baseRanks, 5)]);
+    const terms = termsWorstMs();
     const sampleOnly = results.filter((r) => r.set === 'sample-incidents');
     const builtOnly = results.filter((r) => r.set === 'built-traces');
     return {
@@ -128,9 +146,11 @@ export default async function localization(): Promise<BenchReport> {
         baseline_top1: shareAtMost(baseRanks, 1),
         baseline_top5: shareAtMost(baseRanks, 5),
         baseline_mrr: meanReciprocalRank(baseRanks),
+        terms_worst_ms_64k: Math.round(terms.worst * 100) / 100,
+        load_average_1m: Math.round(loadavg()[0]! * 100) / 100,
       },
       table: { columns: ['set/language', 'cases', 'top1', 'top5'], rows },
-      detail: { misses: results.filter((r) => r.rank !== 1), results, real_misses: real.filter((r) => r.rank !== 1), real },
+      detail: { misses: results.filter((r) => r.rank !== 1), results, real_misses: real.filter((r) => r.rank !== 1), real, terms_ms_64k_by_shape: terms.perShape },
     };
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -1,15 +1,21 @@
 /**
  * The model proposes; code decides. A proposed fix must name one of the search candidates by its
- * exact relative path, stay inside the repository, be text, fit a size cap, really change the file
+ * exact relative path, stay inside the repository, leave protected files alone (CI, manifests,
+ * lockfiles, build scripts, git's and Medic's own files), be text, fit a size cap, really change the file
  * and change few enough lines for a human to review in a Slack card.
  */
 import { diffLines } from 'diff';
 import { createFixProposal, type FixProposal } from '../domain/fix.js';
 import type { CodeCandidate, DraftFix } from '../ports/analyst.js';
+import { protectedPathReason } from '../code-search/protected-paths.js';
 
 export interface FixLimits {
   maxFileBytes: number;
   maxChangedLines: number;
+  /** Protected files the operator allows a fix to change (MEDIC_FIX_ALLOW_PROTECTED). */
+  allowProtected?: readonly string[];
+  /** Medic's action policy, when it lives in the service's repository. */
+  policyFile?: string;
 }
 
 export const DEFAULT_FIX_LIMITS: FixLimits = { maxFileBytes: 200_000, maxChangedLines: 60 };
@@ -52,6 +58,8 @@ export function validateFix(
   if (!isSafeRelativePath(file)) return { ok: false, reason: `Refused a fix for "${file.slice(0, 120)}": the path must be relative and inside the repository.` };
   const candidate = candidates.find((c) => c.file === file);
   if (!candidate) return { ok: false, reason: `Refused a fix for "${file.slice(0, 120)}": it is not one of the ${candidates.length} candidate file(s) found by code search.` };
+  const guarded = protectedPathReason(file, { allow: limits.allowProtected, policyFile: limits.policyFile });
+  if (guarded) return { ok: false, reason: `Refused a fix: ${guarded}.` };
   if (looksBinary(answer.newContent) || looksBinary(candidate.content)) return { ok: false, reason: `Refused a fix for ${file}: binary content cannot be reviewed in a card.` };
   // The model saw the file redacted; writing a marker back would destroy a real value.
   if (/\[REDACTED:[a-z-]+\]/.test(answer.newContent) && !candidate.content.includes('[REDACTED:')) {

@@ -74,6 +74,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack }: 
     searchCode(unlockedRepo, {
       text: args.query, limit: args.limit, maxBytes: config.MEDIC_CODE_MAX_BYTES, globs: config.MEDIC_CODE_GLOBS,
       languages: config.MEDIC_CODE_LANGUAGES.length > 0 ? config.MEDIC_CODE_LANGUAGES : undefined,
+      testGlobs: config.MEDIC_CODE_TEST_GLOBS, allowProtected: config.MEDIC_FIX_ALLOW_PROTECTED, policyFile: config.MEDIC_POLICY_FILE,
     });
   const actions = await loadPolicy(config.MEDIC_POLICY_FILE);
   const { gateway, approvals } = createGatewayStack({
@@ -101,7 +102,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack }: 
     searchCode: ({ incident }) =>
       gated.searchCode({ query: [incident.firstEvent.message, incident.firstEvent.raw, incident.rca?.impactedComponent, incident.rca?.rootCause].filter(Boolean).join('\n').slice(0, 16_000), limit: 5 }),
     validateFix: (draft, candidates) => {
-      const result = validateFix({ file: draft.file, newContent: draft.after, explanation: draft.explanation }, candidates, { maxFileBytes: config.MEDIC_FIX_MAX_FILE_BYTES, maxChangedLines: config.MEDIC_FIX_MAX_LINES });
+      const result = validateFix({ file: draft.file, newContent: draft.after, explanation: draft.explanation }, candidates, { maxFileBytes: config.MEDIC_FIX_MAX_FILE_BYTES, maxChangedLines: config.MEDIC_FIX_MAX_LINES, allowProtected: config.MEDIC_FIX_ALLOW_PROTECTED, policyFile: config.MEDIC_POLICY_FILE });
       return result.ok ? result.proposal : result.reason;
     },
     degradedNotice: () => gateway.degradedNotice(),

@@ -50,7 +50,7 @@ export function createAnalystFactory({ config, redis, logger, actionCatalog }: {
     llm, prompts, budget, actionCatalog,
     maxTokens: { rca: config.MEDIC_LLM_MAX_TOKENS_RCA, recommend: config.MEDIC_LLM_MAX_TOKENS_RECOMMEND, fix: config.MEDIC_LLM_MAX_TOKENS_FIX },
     fixPolicy: { minConfidence: config.MEDIC_FIX_MIN_CONFIDENCE, excludedSeverities: config.MEDIC_FIX_EXCLUDED_SEVERITIES },
-    fixLimits: { maxFileBytes: config.MEDIC_FIX_MAX_FILE_BYTES, maxChangedLines: config.MEDIC_FIX_MAX_LINES },
+    fixLimits: { maxFileBytes: config.MEDIC_FIX_MAX_FILE_BYTES, maxChangedLines: config.MEDIC_FIX_MAX_LINES, allowProtected: config.MEDIC_FIX_ALLOW_PROTECTED, policyFile: config.MEDIC_POLICY_FILE },
     rcaContext: { ...DEFAULT_RCA_CONTEXT, logTokens: config.MEDIC_RCA_LOG_TOKENS },
   };
   return { analystFor: (incidentId) => createFallbackAnalyst(createLlmAnalyst({ ...options, incidentId }), offline, { onDegrade }), check: () => llm.check() };

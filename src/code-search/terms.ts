@@ -23,20 +23,72 @@ export interface WeightedTerm {
   weight: number;
 }
 
+/** Longer runs are data (hashes, base64, padding), not names; cutting them keeps the scan linear. */
+const MAX_WORD = 64;
+
+/**
+ * A word's camelCase, PascalCase, ACRONYMWord, snake_case and $-separated parts, in one pass
+ * (regex splitting backtracks quadratically on long uppercase runs).
+ */
+const isUpper = (code: number) => code >= 65 && code <= 90;
+const isLower = (code: number) => code >= 97 && code <= 122;
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
+export function splitIdentifier(word: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c === 95 || c === 36) {
+      if (i > start) parts.push(word.slice(start, i).toLowerCase());
+      start = i + 1;
+      continue;
+    }
+    if (!isUpper(c) || i === start) continue;
+    const before = word.charCodeAt(i - 1);
+    const after = i + 1 < word.length ? word.charCodeAt(i + 1) : 0;
+    // fooBar, foo2Bar | HTTPResponse (the last capital of a run starts the next word)
+    if (isLower(before) || isDigit(before) || (isUpper(before) && isLower(after))) {
+      parts.push(word.slice(start, i).toLowerCase());
+      start = i;
+    }
+  }
+  if (word.length > start) parts.push(word.slice(start).toLowerCase());
+  return parts;
+}
+
+function trimSeparators(word: string): string {
+  let from = 0;
+  let to = word.length;
+  while (from < to && (word[from] === '_' || word[from] === '$')) from++;
+  while (to > from && (word[to - 1] === '_' || word[to - 1] === '$')) to--;
+  return word.slice(from, to);
+}
+
+const isWordStart = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 36;
+const isWordChar = (code: number) => isWordStart(code) || (code >= 48 && code <= 57);
+
 /** Identifier-like words of a text, split into their parts, lower-cased, generic words dropped. */
 export function extractTerms(text: string): string[] {
   const out: string[] = [];
-  for (const word of text.match(/[A-Za-z_$][\w$]*/g) ?? []) {
-    const parts = word
-      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-      .split(/[\s_$]+/)
-      .map((p) => p.toLowerCase())
-      .filter(Boolean);
-    const whole = word.toLowerCase().replace(/^[_$]+|[_$]+$/g, '');
-    for (const term of new Set([whole, ...parts])) {
-      if (term.length >= 3 && !GENERIC.has(term) && !/^\d/.test(term)) out.push(term);
+  const keep = (term: string) => {
+    if (term.length >= 3 && !GENERIC.has(term) && !(term.charCodeAt(0) >= 48 && term.charCodeAt(0) <= 57)) out.push(term);
+  };
+  for (let i = 0; i < text.length; ) {
+    if (!isWordStart(text.charCodeAt(i))) {
+      i++;
+      continue;
     }
+    let end = i + 1;
+    while (end < text.length && isWordChar(text.charCodeAt(end))) end++;
+    // Words under three characters hold no term; long runs are cut (see MAX_WORD).
+    if (end - i >= 3) {
+      const word = text.slice(i, Math.min(end, i + MAX_WORD));
+      const whole = trimSeparators(word).toLowerCase();
+      keep(whole);
+      for (const part of splitIdentifier(word)) if (part !== whole) keep(part);
+    }
+    i = end;
   }
   return out;
 }

@@ -27,6 +27,10 @@ export const codeHostEnv = {
   MEDIC_CODE_LANGUAGES: listFrom([]),
   /** Globs of files code search may consider; `!glob` excludes. Empty = the whole repository. */
   MEDIC_CODE_GLOBS: listFrom([]),
+  /** Globs of test, spec, fixture and mock files, never fix candidates; empty = Medic's built-in list. */
+  MEDIC_CODE_TEST_GLOBS: listFrom([]),
+  /** Globs of normally protected files (CI, manifests, lockfiles, build scripts, .git*, policy) a fix may change. */
+  MEDIC_FIX_ALLOW_PROTECTED: listFrom([]),
   /** Content cap per candidate file handed to the analyst. */
   MEDIC_CODE_MAX_BYTES: intFrom(64 * 1024, 1_024, 1024 * 1024),
   /** Largest fix (changed lines) Medic will propose. */
