@@ -59,7 +59,7 @@ export default async function benchGateway(): Promise<BenchReport> {
     const approvals = createApprovalStore(redis, prefix, { ttlMs: 3_600_000 });
     const gateway = createToolGateway({
       registry: createToolRegistry({
-        repo: { check: async () => ({ name: 'repo', adapter: 'bench', ok: true, detail: '' }), sync: async () => undefined, listFiles: async () => [], readFile: async (path) => `// ${path}`, recentChanges: async () => [] },
+        repo: { check: async () => ({ name: 'repo', adapter: 'bench', ok: true, detail: '' }), sync: async () => undefined, listFiles: async () => [], readFile: async (path) => `// ${path}`, recentChanges: async () => [], blame: async () => undefined, blameFunction: async () => undefined, commitFileChange: async () => undefined },
         automation: { run: async () => ({ ok: true }) },
         actions: POLICY,
       }),

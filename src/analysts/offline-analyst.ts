@@ -50,7 +50,10 @@ export function offlineRca(input: RcaInput, reason?: string): RcaResult {
   const degraded = reason ? `Degraded analysis (${clip(reason, 200)}). ` : 'Offline analysis without a model. ';
   return {
     rootCause,
-    contributingFactors: recentChanges.slice(0, 3).map((c) => clip(`Recent change ${c.sha.slice(0, 8)} by ${c.author}: ${c.subject} (${c.files.slice(0, 3).join(', ')})`, 300)),
+    contributingFactors: [
+      ...(input.suspectCommits ?? []).slice(0, 2).map((s) => clip(`Suspect commit ${s.sha.slice(0, 8)} by ${s.author}, ${s.ageDays} day(s) before the error, last changed ${s.file}:${s.line}: ${s.subject}`, 300)),
+      ...recentChanges.slice(0, 3).map((c) => clip(`Recent change ${c.sha.slice(0, 8)} by ${c.author}: ${c.subject} (${c.files.slice(0, 3).join(', ')})`, 300)),
+    ].slice(0, 5),
     evidenceIds: [...(family ? [family.id] : []), ...evidence.map((e) => e.id)],
     impactedComponent: clip(event.service, 200),
     severity: event.severity,

@@ -56,9 +56,14 @@ export function buildRcaContext(input: RcaInput, nonce: string, budget: RcaConte
     .map((d) => `[${d.id}] ${d.title} (similarity ${d.similarity.toFixed(2)}, ${d.source})\n${d.excerpt.slice(0, perDoc * 4)}`)
     .join('\n\n');
   const docSection = prepareText(docText || '(none found)', { label: 'docs', nonce, maxTokens: budget.docTokens });
-  const changeText = recentChanges
-    .map((c) => `${c.sha.slice(0, 10)} ${c.date} ${c.author}: ${c.subject} [${c.files.slice(0, 5).join(', ')}]`)
+  // Suspects lead: blame says they changed the very lines that failed.
+  const suspectText = (input.suspectCommits ?? [])
+    .map((s) => `suspect ${s.sha.slice(0, 10)} ${s.date} ${s.author}: ${s.subject} [last changed ${s.file}:${s.line}${s.function ? ` (${s.function})` : ''}, ${s.ageDays} day(s) before the error]`)
     .join('\n');
+  const changeText = [
+    suspectText,
+    ...recentChanges.map((c) => `${c.sha.slice(0, 10)} ${c.date} ${c.author}: ${c.subject} [${c.files.slice(0, 5).join(', ')}]`),
+  ].filter(Boolean).join('\n');
   const changeSection = prepareText(changeText || '(none)', { label: 'changes', nonce, maxTokens: budget.changeTokens });
 
   const user = [
@@ -69,7 +74,7 @@ export function buildRcaContext(input: RcaInput, nonce: string, budget: RcaConte
     logSection.fenced,
     'Documented error families that look similar (cite by the id in brackets):',
     docSection.fenced,
-    'Recent changes to the suspected files:',
+    'Suspect commits (the last change to each failing line) and recent changes to the suspected files:',
     changeSection.fenced,
   ].join('\n\n');
 

@@ -33,6 +33,8 @@ export interface Adapters {
   findSimilarDocs: PipelineDeps['findSimilarDocs'];
   findRecentChanges: PipelineDeps['findRecentChanges'];
   searchCode: PipelineDeps['searchCode'];
+  findSuspectCommits: NonNullable<PipelineDeps['findSuspectCommits']>;
+  findRevert: NonNullable<PipelineDeps['findRevert']>;
   validateFix: PipelineDeps['validateFix'];
   /** Writes a resolved incident back to the documents (root cause, fix, verdict, feedback). */
   learnFrom: (incident: Incident) => Promise<void>;

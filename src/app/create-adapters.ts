@@ -8,7 +8,10 @@ import { createSlackChat } from '../adapters/slack/slack-chat.js';
 import { createSlackUserGroups } from '../adapters/slack/slack-user-groups.js';
 import { createSlackWebClient } from '../adapters/slack/web-client.js';
 import { validateFix } from '../analysts/validate-fix.js';
+import { boostRecentSuspects } from '../code-search/suspect-boost.js';
 import { searchCode } from '../code-search/search-code.js';
+import { findRevert } from '../retrieval/find-revert.js';
+import { findSuspectCommits } from '../retrieval/find-suspect-commits.js';
 import type { Config } from '../config/schema.js';
 import { ErrorCode, MedicError } from '../domain/errors.js';
 import { createConfiguredAuthority } from '../gateway/authority.js';
@@ -70,12 +73,12 @@ export async function createAdapters({ config, redis, logger, chatOut, slack }: 
     userGroups: slackClient && createSlackUserGroups(slackClient),
   });
 
+  const candidateRules = {
+    globs: config.MEDIC_CODE_GLOBS, languages: config.MEDIC_CODE_LANGUAGES.length > 0 ? config.MEDIC_CODE_LANGUAGES : undefined,
+    testGlobs: config.MEDIC_CODE_TEST_GLOBS, allowProtected: config.MEDIC_FIX_ALLOW_PROTECTED, policyFile: config.MEDIC_POLICY_FILE,
+  };
   const codeSearch = (args: { query: string; limit: number }) =>
-    searchCode(unlockedRepo, {
-      text: args.query, limit: args.limit, maxBytes: config.MEDIC_CODE_MAX_BYTES, globs: config.MEDIC_CODE_GLOBS,
-      languages: config.MEDIC_CODE_LANGUAGES.length > 0 ? config.MEDIC_CODE_LANGUAGES : undefined,
-      testGlobs: config.MEDIC_CODE_TEST_GLOBS, allowProtected: config.MEDIC_FIX_ALLOW_PROTECTED, policyFile: config.MEDIC_POLICY_FILE,
-    });
+    searchCode(unlockedRepo, { text: args.query, limit: args.limit, maxBytes: config.MEDIC_CODE_MAX_BYTES, ...candidateRules });
   const actions = await loadPolicy(config.MEDIC_POLICY_FILE);
   const { gateway, approvals } = createGatewayStack({
     redis, prefix, authority, audit: createAuditLog(redis, prefix), actions,
@@ -99,8 +102,14 @@ export async function createAdapters({ config, redis, logger, chatOut, slack }: 
       return hits.map(toSimilarDoc);
     },
     findRecentChanges: ({ event, candidates, sinceDays }) => findRecentChanges(gatedRepo, { event, candidates, sinceDays, limit: 10 }),
-    searchCode: ({ incident }) =>
-      gated.searchCode({ query: [incident.firstEvent.message, incident.firstEvent.raw, incident.rca?.impactedComponent, incident.rca?.rootCause].filter(Boolean).join('\n').slice(0, 16_000), limit: 5 }),
+    searchCode: async ({ incident }) =>
+      boostRecentSuspects(
+        await gated.searchCode({ query: [incident.firstEvent.message, incident.firstEvent.raw, incident.rca?.impactedComponent, incident.rca?.rootCause].filter(Boolean).join('\n').slice(0, 16_000), limit: 5 }),
+        incident.suspectCommits ?? [],
+        config.MEDIC_RECENT_CHANGES_DAYS,
+      ),
+    findSuspectCommits: ({ event }) => findSuspectCommits(gatedRepo, { event, rules: candidateRules }),
+    findRevert: ({ suspects, maxAgeDays }) => findRevert(gatedRepo, suspects, { maxAgeDays }),
     validateFix: (draft, candidates) => {
       const result = validateFix({ file: draft.file, newContent: draft.after, explanation: draft.explanation }, candidates, { maxFileBytes: config.MEDIC_FIX_MAX_FILE_BYTES, maxChangedLines: config.MEDIC_FIX_MAX_LINES, allowProtected: config.MEDIC_FIX_ALLOW_PROTECTED, policyFile: config.MEDIC_POLICY_FILE });
       return result.ok ? result.proposal : result.reason;

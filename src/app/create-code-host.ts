@@ -51,7 +51,14 @@ export function createCodeHost({ config, redis, logger, paths }: { config: Confi
   return {
     remoteUrl,
     unlockedRepo,
-    repo: { ...unlockedRepo, sync: () => withDataLock(() => unlockedRepo.sync()), recentChanges: (...args) => withDataLock(() => unlockedRepo.recentChanges(...args)) },
+    repo: {
+      ...unlockedRepo,
+      sync: () => withDataLock(() => unlockedRepo.sync()),
+      recentChanges: (...args) => withDataLock(() => unlockedRepo.recentChanges(...args)),
+      blame: (...args) => withDataLock(() => unlockedRepo.blame(...args)),
+      blameFunction: (...args) => withDataLock(() => unlockedRepo.blameFunction(...args)),
+      commitFileChange: (...args) => withDataLock(() => unlockedRepo.commitFileChange(...args)),
+    },
     publisher: { ...gitPublisher, publish: (input) => withDataLock(() => gitPublisher.publish(input)) },
     pullRequests,
     withDataLock,

@@ -80,9 +80,11 @@ export function createMedic(parts: MedicParts): Medic {
     store, logs: adapters.logs, chat: adapters.chat, analystFor: adapters.analystFor,
     findSimilarDocs: adapters.findSimilarDocs, findRecentChanges: adapters.findRecentChanges,
     searchCode: adapters.searchCode, validateFix: adapters.validateFix, runDiagnostics: adapters.runDiagnostics,
+    findSuspectCommits: adapters.findSuspectCommits, findRevert: adapters.findRevert,
     settings: {
       windowBeforeMs: config.MEDIC_WINDOW_BEFORE_MS, windowAfterMs: config.MEDIC_WINDOW_AFTER_MS, windowLimit: config.MEDIC_WINDOW_LIMIT,
       similarDocs: config.MEDIC_SIMILAR_DOCS, recentChangesDays: config.MEDIC_RECENT_CHANGES_DAYS,
+      revertProposals: config.MEDIC_REVERT_PROPOSALS, revertMaxAgeDays: config.MEDIC_REVERT_MAX_AGE_DAYS,
     },
     clock, logger, metrics, afterStep,
   };

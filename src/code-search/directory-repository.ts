@@ -41,5 +41,15 @@ export function createDirectoryRepository(dir: string): CodeRepository {
     async recentChanges() {
       return [];
     },
+    // A plain directory has no history to ask.
+    async blame() {
+      return undefined;
+    },
+    async blameFunction() {
+      return undefined;
+    },
+    async commitFileChange() {
+      return undefined;
+    },
   };
 }

@@ -41,6 +41,8 @@ export interface FrameScores {
   inProject: string[];
   /** The frames that mapped onto a candidate, innermost first. */
   projectFrames: StackFrame[];
+  /** Each of those frames with the candidate files it maps to. */
+  frameFiles: { frame: StackFrame; files: string[] }[];
 }
 
 export interface ScoreFramesInput {
@@ -86,6 +88,7 @@ export function scoreFrames(input: ScoreFramesInput): FrameScores {
   const scores = new Map<string, number>();
   const inProject: string[] = [];
   const projectFrames: StackFrame[] = [];
+  const frameFiles: { frame: StackFrame; files: string[] }[] = [];
   const testFiles: string[] = [];
   const dirs = directoryIndex(index);
   for (const frame of frames) {
@@ -98,6 +101,7 @@ export function scoreFrames(input: ScoreFramesInput): FrameScores {
     const candidates = matches.filter((f) => filter.isCandidate(f));
     if (candidates.length === 0) continue;
     projectFrames.push(frame);
+    frameFiles.push({ frame, files: candidates });
     // The innermost frame of all threw; a library that rejected its argument blames its caller instead.
     const thrower = frame === frames[0];
     const demoted = isGuardFrame(frame) || (thrower && input.exceptionType !== undefined && ARGUMENT_ERROR.test(input.exceptionType));
@@ -112,7 +116,7 @@ export function scoreFrames(input: ScoreFramesInput): FrameScores {
     }
   }
   addTestHints(scores, testFiles, index, filter);
-  return { scores, inProject, projectFrames };
+  return { scores, inProject, projectFrames, frameFiles };
 }
 
 function directoryIndex(index: Map<string, string[]>): Set<string> {

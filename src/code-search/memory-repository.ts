@@ -22,5 +22,15 @@ export function createMemoryRepository(files: Readonly<Record<string, string>>):
     async recentChanges() {
       return [];
     },
+    // A plain directory has no history to ask.
+    async blame() {
+      return undefined;
+    },
+    async blameFunction() {
+      return undefined;
+    },
+    async commitFileChange() {
+      return undefined;
+    },
   };
 }

@@ -31,6 +31,27 @@ export const RecentChange = z.object({
 });
 export type RecentChange = z.infer<typeof RecentChange>;
 
+/**
+ * The commit that last changed a stack frame's line (or its function), found by `git blame`
+ * following renames: Sentry's "suspect commit". Commit text is untrusted, like log lines.
+ */
+export const SuspectCommit = z.object({
+  sha: z.string(),
+  author: z.string(),
+  /** Author date, ISO 8601. */
+  date: z.string(),
+  subject: z.string(),
+  /** The file as it is now, and the frame line blamed in it. */
+  file: z.string(),
+  line: z.number().int().positive(),
+  function: z.string().optional(),
+  /** The file's path in that commit, when it was renamed since. */
+  pathAtCommit: z.string().optional(),
+  /** Days between the commit and the family's first event. */
+  ageDays: z.number(),
+});
+export type SuspectCommit = z.infer<typeof SuspectCommit>;
+
 /** What the analyst returns. Evidence ids are filtered to those it was shown, in code. */
 export const RcaResult = z.object({
   rootCause: z.string().min(1).max(2_000),

@@ -13,8 +13,23 @@ export const FixProposal = z.object({
   baseHash: z.string(),
   /** sha256 over (file, after): approving binds to exactly this content. */
   contentHash: z.string(),
+  /** Set when the proposal reverts a suspect commit's change to this file. */
+  revertOf: z.object({ sha: z.string(), subject: z.string(), author: z.string(), date: z.string() }).optional(),
 });
 export type FixProposal = z.infer<typeof FixProposal>;
+
+/** A suspect commit's change to one file, undone on the file as it is now: a fix needing no model. */
+export const RevertCandidate = z.object({
+  sha: z.string(),
+  subject: z.string().max(300),
+  author: z.string(),
+  date: z.string(),
+  file: z.string().min(1).max(512),
+  /** The file with the commit's change undone. */
+  after: z.string(),
+  ageDays: z.number(),
+});
+export type RevertCandidate = z.infer<typeof RevertCandidate>;
 
 export const PushStatus = z.enum(['pushed', 'failed', 'skipped']);
 
@@ -33,7 +48,7 @@ export function hashFixContent(file: string, after: string): string {
 }
 
 /** Builds a proposal from the before/after pair, computing the diff and both hashes. */
-export function createFixProposal(input: { file: string; before: string; after: string; explanation: string }): FixProposal {
+export function createFixProposal(input: { file: string; before: string; after: string; explanation: string; revertOf?: FixProposal['revertOf'] }): FixProposal {
   return {
     ...input,
     diff: createTwoFilesPatch(`a/${input.file}`, `b/${input.file}`, input.before, input.after, '', '', { context: 3 }),

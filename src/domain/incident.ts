@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LogBundle, ErrorEvent, Severity } from './event.js';
-import { AnalysisProvenance, RcaResult, Recommendation, RecentChange, SimilarDoc } from './analysis.js';
-import { FixProposal, FixResult } from './fix.js';
+import { AnalysisProvenance, RcaResult, Recommendation, RecentChange, SimilarDoc, SuspectCommit } from './analysis.js';
+import { FixProposal, FixResult, RevertCandidate } from './fix.js';
 import { ErrorCode, MedicError } from './errors.js';
 
 export const IncidentState = z.enum([
@@ -135,6 +135,12 @@ export const Incident = z.object({
   logs: LogBundle.optional(),
   similarDocs: z.array(SimilarDoc).optional(),
   recentChanges: z.array(RecentChange).optional(),
+  /** The commits that last changed the top in-project frames' lines, most suspect first. */
+  suspectCommits: z.array(SuspectCommit).optional(),
+  /** The recent suspect commit's change, undone cleanly on the current file; a fix needing no model. */
+  revert: RevertCandidate.optional(),
+  /** Why no revert was prepared, when a suspect was found. */
+  revertNote: z.string().optional(),
   candidates: z.array(z.string()).optional(),
   rca: RcaResult.optional(),
   /** The exact evidence text the analyst was shown, kept for audit. */

@@ -69,7 +69,10 @@ export function createGatedPorts(gateway: ToolGateway, ports: PlainPorts, contex
       sync: () => call<undefined>('git.sync', {}),
       listFiles: () => call<string[]>('code.list-files', {}),
       readFile: (path) => call<string | undefined>('code.read-file', { path }),
-      recentChanges: (paths, sinceDays, limit) => call('git.log', { paths, sinceDays, limit }),
+      recentChanges: (paths, sinceDays, limit, until) => call('git.log', until === undefined ? { paths, sinceDays, limit } : { paths, sinceDays, limit, until }),
+      blame: (path, line) => call('git.blame', { path, line }),
+      blameFunction: (path, fn) => call('git.blame', { path, function: fn }),
+      commitFileChange: (sha, path) => call('git.commit-file', { sha, path }),
     },
     publisher: publisher && {
       check: () => publisher.check(),

@@ -131,10 +131,36 @@ export function createReadTools(deps: ReadToolDeps): AnyToolSpec[] {
         paths: z.array(repoPath()).max(50),
         sinceDays: z.number().int().min(1).max(3_650),
         limit: z.number().int().min(1).max(200),
+        until: z.iso.datetime({ offset: true }).optional(),
       }),
       identifiers: [['paths', '*']],
       available: repo !== undefined,
-      handler: (args) => (repo ?? missing('The code repository')).recentChanges(args.paths, args.sinceDays, args.limit),
+      handler: (args) => (repo ?? missing('The code repository')).recentChanges(args.paths, args.sinceDays, args.limit, args.until),
+    }),
+    defineTool({
+      ...read,
+      name: 'git.blame',
+      summary: "The commit that last changed a line, or a function, of a file in Medic's clone (follows renames)",
+      upstream: 'repo',
+      cacheable: true,
+      schema: z.strictObject({ path: repoPath(), line: z.number().int().min(1).max(10_000_000).optional(), function: z.string().regex(/^[A-Za-z_$][\w$.#:]{0,200}$/).optional() }).refine((a) => (a.line === undefined) !== (a.function === undefined), { message: 'give exactly one of line and function' }),
+      identifiers: [['path']],
+      available: repo !== undefined,
+      handler: (args) => {
+        const r = repo ?? missing('The code repository');
+        return args.line !== undefined ? r.blame(args.path, args.line) : r.blameFunction(args.path, args.function ?? '');
+      },
+    }),
+    defineTool({
+      ...read,
+      name: 'git.commit-file',
+      summary: "One file just before and after a commit, in Medic's clone",
+      upstream: 'repo',
+      cacheable: true,
+      schema: z.strictObject({ sha: explicitName(), path: repoPath() }),
+      identifiers: [['sha'], ['path']],
+      available: repo !== undefined,
+      handler: (args) => (repo ?? missing('The code repository')).commitFileChange(args.sha, args.path),
     }),
   ];
 }

@@ -1,4 +1,5 @@
-import type { ActionIntent, RecentChange, SimilarDoc } from '../domain/analysis.js';
+import type { ActionIntent, RecentChange, SimilarDoc, SuspectCommit } from '../domain/analysis.js';
+import type { RevertOutcome } from '../retrieval/find-revert.js';
 import type { ErrorEvent } from '../domain/event.js';
 import type { FixProposal } from '../domain/fix.js';
 import type { Diagnostics, Incident } from '../domain/incident.js';
@@ -15,6 +16,10 @@ export interface PipelineSettings {
   windowLimit: number;
   similarDocs: number;
   recentChangesDays: number;
+  /** A suspect commit at most this many days older than the first event may be reverted (default 14). */
+  revertMaxAgeDays?: number;
+  /** Propose the revert of a recent suspect commit when no other fix is proposed (default true). */
+  revertProposals?: boolean;
 }
 
 /** Everything the steps reach, as ports and functions; main.ts decides what stands behind each. */
@@ -27,6 +32,10 @@ export interface PipelineDeps {
   findSimilarDocs(input: { event: ErrorEvent; template: string; limit: number }): Promise<SimilarDoc[]>;
   findRecentChanges(input: { event: ErrorEvent; candidates: string[]; sinceDays: number }): Promise<RecentChange[]>;
   searchCode(input: { incident: Incident }): Promise<CodeCandidate[]>;
+  /** Blames the top in-project frames; absent where there is no history to read. */
+  findSuspectCommits?(input: { event: ErrorEvent }): Promise<SuspectCommit[]>;
+  /** The recent suspect's change undone on the current file, or why not. */
+  findRevert?(input: { suspects: SuspectCommit[]; maxAgeDays: number }): Promise<RevertOutcome>;
   /** Code decides whether the model's draft becomes a proposal; a string is the refusal reason. */
   validateFix(draft: DraftFix, candidates: CodeCandidate[]): FixProposal | string;
   /**

@@ -125,6 +125,15 @@ async function updateCard(incident: Incident, deps: FixDeps): Promise<void> {
 }
 
 function commitMessage(incident: Incident): string {
+  const revert = incident.proposal?.revertOf;
+  if (revert) {
+    const subject = `Revert "${revert.subject.split('\n', 1)[0] ?? ''}"`.slice(0, 100);
+    const body = [
+      `This reverts commit ${revert.sha}'s change to ${incident.proposal?.file ?? ''}: it last changed the failing line of Medic incident ${incident.id}.`,
+      `Approved by ${incident.decision?.actor.name ?? incident.decision?.actor.id ?? 'unknown'}.`,
+    ];
+    return redactSecrets([subject, '', ...body].join('\n'));
+  }
   const subject = `fix(${incident.service}): ${incident.title}`.slice(0, 72);
   const body = [`Medic incident ${incident.id}.`, incident.rca ? `Root cause: ${incident.rca.rootCause}` : '', `Approved by ${incident.decision?.actor.name ?? incident.decision?.actor.id ?? 'unknown'}.`];
   return redactSecrets([subject, '', ...body.filter(Boolean)].join('\n'));

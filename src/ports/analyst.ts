@@ -1,4 +1,4 @@
-import type { AnalysisProvenance, RcaResult, Recommendation, RecentChange, SimilarDoc } from '../domain/analysis.js';
+import type { AnalysisProvenance, RcaResult, Recommendation, RecentChange, SimilarDoc, SuspectCommit } from '../domain/analysis.js';
 import type { ErrorEvent, LogBundle } from '../domain/event.js';
 
 export interface CodeCandidate {
@@ -13,6 +13,8 @@ export interface RcaInput {
   logs: LogBundle;
   similarDocs: SimilarDoc[];
   recentChanges: RecentChange[];
+  /** The commits that last changed the failing lines (blame), most suspect first. */
+  suspectCommits?: SuspectCommit[];
 }
 
 export interface FixInput {

@@ -1,4 +1,24 @@
 import type { RecentChange } from '../domain/analysis.js';
+
+/** The commit that last changed one line, as `git blame` (following renames) tells it. */
+export interface BlameHit {
+  sha: string;
+  author: string;
+  /** Author date, ISO 8601. */
+  date: string;
+  subject: string;
+  /** The file's path in that commit. */
+  path: string;
+}
+
+/** One file's content just before and just after a commit (undefined: the file did not exist). */
+export interface CommitFileChange {
+  sha: string;
+  path: string;
+  pathBefore: string;
+  before?: string;
+  after?: string;
+}
 import type { FixProposal } from '../domain/fix.js';
 import type { Checkable } from './service-check.js';
 
@@ -8,7 +28,14 @@ export interface CodeRepository extends Checkable {
   sync(): Promise<void>;
   listFiles(): Promise<string[]>;
   readFile(path: string): Promise<string | undefined>;
-  recentChanges(paths: string[], sinceDays: number, limit: number): Promise<RecentChange[]>;
+  /** Commits touching `paths` in the `sinceDays` before `until` (ISO 8601; default now). */
+  recentChanges(paths: string[], sinceDays: number, limit: number, until?: string): Promise<RecentChange[]>;
+  /** The commit that last changed `line` of `path` (1-based), or undefined when history does not say. */
+  blame(path: string, line: number): Promise<BlameHit | undefined>;
+  /** The commit that last changed the function `fn` of `path`, when git can find the function. */
+  blameFunction(path: string, fn: string): Promise<BlameHit | undefined>;
+  /** `path` (as named in that commit) just before and after commit `sha`. */
+  commitFileChange(sha: string, path: string): Promise<CommitFileChange | undefined>;
 }
 
 export interface PublishInput {

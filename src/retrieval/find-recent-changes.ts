@@ -37,5 +37,6 @@ export async function findRecentChanges(repo: CodeRepository, input: RecentChang
   const candidates = input.candidates.map((c) => c.replace(/^\.\//, '')).filter((c) => known.has(c));
   const paths = [...new Set([...suspects, ...candidates])].slice(0, MAX_PATHS);
   if (paths.length === 0) return [];
-  return repo.recentChanges(paths, input.sinceDays, input.limit ?? DEFAULT_LIMIT);
+  // The window ends at the first error: a change made after it cannot have caused it.
+  return repo.recentChanges(paths, input.sinceDays, input.limit ?? DEFAULT_LIMIT, Number.isFinite(Date.parse(input.event.time)) ? new Date(input.event.time).toISOString() : undefined);
 }

@@ -6,8 +6,9 @@ import { ErrorCode, MedicError } from '../domain/errors.js';
 /**
  * The sample repository's history manifest (data/sample-service.history.json): commits oldest
  * first, each writing its files with their content from the sample tree, optionally rewritten by
- * `edits` into the earlier version that commit had. Dates are relative (`daysAgo`) so the
- * sample's "recent changes" stay recent whenever it is seeded.
+ * `edits` into the earlier version that commit had. Dates are relative (`daysAgo`) to the
+ * manifest's `anchor` — the moment the sample logs begin — so the commits that introduced the
+ * sample's bugs always precede the errors they cause; without an anchor, to the time of seeding.
  */
 const RelativePath = z
   .string()
@@ -33,7 +34,10 @@ const HistoryCommit = z
 export type HistoryCommit = z.infer<typeof HistoryCommit>;
 
 const Commits = z.array(HistoryCommit).min(1).max(500);
-export const SampleHistory = z.union([z.object({ commits: Commits }).loose(), Commits.transform((commits) => ({ commits }))]);
+export const SampleHistory = z.union([
+  z.object({ commits: Commits, anchor: z.iso.datetime({ offset: true }).optional() }).loose(),
+  Commits.transform((commits) => ({ commits, anchor: undefined })),
+]);
 export type SampleHistory = z.infer<typeof SampleHistory>;
 
 export async function loadSampleHistory(historyFile: string): Promise<SampleHistory> {

@@ -14,6 +14,7 @@ export interface SeedSampleRemoteOptions {
   /** Where the bare repository goes; left alone when it already is one. */
   remoteDir: string;
   branch?: string;
+  /** What `daysAgo` counts back from; default the manifest's anchor, else the time of seeding. */
   now?: Date;
 }
 
@@ -50,8 +51,9 @@ async function listTree(root: string): Promise<string[]> {
 }
 
 /** Builds the sample history in a temporary work tree and returns its path. */
-async function buildHistory(options: SeedSampleRemoteOptions, branch: string, now: Date): Promise<string> {
+async function buildHistory(options: SeedSampleRemoteOptions, branch: string): Promise<string> {
   const history = await loadSampleHistory(options.historyFile);
+  const now = options.now ?? (history.anchor ? new Date(history.anchor) : new Date());
   const tree = await listTree(options.sourceDir);
   const committed = new Set(history.commits.flatMap((c) => c.files));
   const missing = tree.filter((f) => !committed.has(f));
@@ -98,7 +100,7 @@ export async function seedSampleRemote(options: SeedSampleRemoteOptions): Promis
     throw new MedicError(ErrorCode.Conflict, `${remoteDir} exists and is not a bare git repository; empty it or point the sample remote elsewhere`);
   }
   const branch = options.branch ?? 'main';
-  const work = await buildHistory(options, branch, options.now ?? new Date());
+  const work = await buildHistory(options, branch);
   // Cloned beside the target and renamed into place, so a crash never leaves a half-made remote.
   const partial = `${remoteDir}.partial-${randomBytes(4).toString('hex')}`;
   try {

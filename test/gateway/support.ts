@@ -66,6 +66,9 @@ export function buildFakePorts() {
     listFiles: async () => (hit('listFiles'), ['src/a.ts']),
     readFile: async (path) => (hit('readFile'), `content of ${path}`),
     recentChanges: async () => (hit('recentChanges'), []),
+    blame: async () => (hit('blame'), undefined),
+    blameFunction: async () => (hit('blameFunction'), undefined),
+    commitFileChange: async () => (hit('commitFileChange'), undefined),
   };
   const publisher: FixPublisher = {
     check,
@@ -150,6 +153,8 @@ export function exampleArgs(tool: string): Record<string, unknown> {
     'code.list-files': {},
     'git.sync': {},
     'git.log': { paths: ['src/orders/order-repository.ts'], sinceDays: 14, limit: 20 },
+    'git.blame': { path: 'src/orders/order-repository.ts', line: 12 },
+    'git.commit-file': { sha: 'a1b2c3d4e5f6', path: 'src/orders/order-repository.ts' },
     'slack.post-card': { key: 'card:inc-1', message: { text: 'hi', blocks: [] } },
     'slack.update-card': { ref: { channel: 'C1', ts: '1.1' }, message: { text: 'hi', blocks: [] } },
     'slack.reply': { ref: { channel: 'C1', ts: '1.1' }, key: 'reply:inc-1', message: { text: 'hi', blocks: [] } },

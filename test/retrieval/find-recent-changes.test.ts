@@ -26,6 +26,15 @@ class FakeCodeRepository implements CodeRepository {
     this.asked.push({ paths, sinceDays, limit });
     return this.commits.filter((c) => c.files.some((f) => paths.includes(f))).slice(0, limit);
   }
+  async blame() {
+    return undefined;
+  }
+  async blameFunction() {
+    return undefined;
+  }
+  async commitFileChange() {
+    return undefined;
+  }
 }
 
 const FILES = ['src/checkout/cart-total.ts', 'src/checkout/discounts.ts', 'src/payments/index.ts', 'src/inventory/index.ts', 'src/main/java/com/shop/payment/Client.java', 'README.md'];

@@ -9,6 +9,7 @@ import { asMedicError } from '../../domain/errors.js';
 import type { CodeRepository } from '../../ports/code.js';
 import { assertRepoRelativePath, readRepoFile } from '../../code-search/safe-read.js';
 import { assertCredentialFreeRemote, type GitCredentials } from './git-credentials.js';
+import { blameFunction, blameLine, commitFileChange } from './git-history.js';
 import { createGitRunner } from './git-runner.js';
 import { ensureClone, fetchBranches, remoteHeads, withCloneLock } from './medic-clone.js';
 
@@ -69,15 +70,28 @@ export function createGitRepository(options: GitRepositoryOptions): CodeReposito
       await ensureSynced();
       return readRepoFile(workDir, path);
     },
-    async recentChanges(paths, sinceDays, limit): Promise<RecentChange[]> {
+    async recentChanges(paths, sinceDays, limit, until): Promise<RecentChange[]> {
       await ensureSynced();
       for (const p of paths) assertRepoRelativePath(p);
-      const since = new Date(now().getTime() - sinceDays * 86_400_000).toISOString();
+      const end = until !== undefined && Number.isFinite(Date.parse(until)) ? new Date(until) : now();
+      const since = new Date(end.getTime() - sinceDays * 86_400_000).toISOString();
       const out = await git.run([
-        'log', `--since=${since}`, `--max-count=${Math.max(1, Math.min(limit, 500))}`, '--name-only', '--no-renames',
+        'log', `--since=${since}`, `--until=${end.toISOString()}`, `--max-count=${Math.max(1, Math.min(limit, 500))}`, '--name-only', '--no-renames',
         `--format=${RECORD}%H${FIELD}%an${FIELD}%aI${FIELD}%s`, originRef, '--', ...paths.map((p) => `:(literal)${p}`),
       ]);
       return out.split(RECORD).filter((r) => r.trim()).map(parseLogRecord);
+    },
+    async blame(path, line) {
+      await ensureSynced();
+      return blameLine(git, originRef, path, line);
+    },
+    async blameFunction(path, fn) {
+      await ensureSynced();
+      return blameFunction(git, originRef, path, fn);
+    },
+    async commitFileChange(sha, path) {
+      await ensureSynced();
+      return commitFileChange(git, sha, path);
     },
   };
 }

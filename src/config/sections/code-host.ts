@@ -8,7 +8,7 @@
  *   GITHUB_APP_INSTALLATION_ID: draft PRs on GitHub (GITHUB_API_URL for GitHub Enterprise).
  */
 import { z } from 'zod';
-import { intFrom, listFrom, optionalString, urlString } from '../env-helpers.js';
+import { boolFrom, intFrom, listFrom, optionalString, urlString } from '../env-helpers.js';
 
 const optionalMatching = (re: RegExp, hint: string) => z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(re, hint).optional());
 
@@ -33,6 +33,10 @@ export const codeHostEnv = {
   MEDIC_FIX_ALLOW_PROTECTED: listFrom([]),
   /** Content cap per candidate file handed to the analyst. */
   MEDIC_CODE_MAX_BYTES: intFrom(64 * 1024, 1_024, 1024 * 1024),
+  /** Propose the revert of a recent suspect commit when no other fix is proposed; it needs no model. */
+  MEDIC_REVERT_PROPOSALS: boolFrom(true),
+  /** A suspect commit at most this many days older than the family's first event may be reverted. */
+  MEDIC_REVERT_MAX_AGE_DAYS: intFrom(14, 0, 3_650),
   /** Largest fix (changed lines) Medic will propose. */
   MEDIC_FIX_MAX_LINES: intFrom(80, 1, 5_000),
   MEDIC_GIT_AUTHOR_NAME: z.string().default('Medic'),

@@ -1,9 +1,14 @@
 import { ErrorCode, MedicError } from '../../domain/errors.js';
+import type { Incident } from '../../domain/incident.js';
+import type { CodeCandidate } from '../../ports/analyst.js';
+import type { PipelineDeps } from '../pipeline-deps.js';
 import { recordLlmUse } from '../record-llm-use.js';
 import type { Step } from '../step.js';
 
 /**
- * The model drafts a one-file change; code decides whether it becomes a proposal. Without a
+ * The model drafts a one-file change; code decides whether it becomes a proposal. When there is
+ * no valid draft — the offline analyzer never writes one, a model may decline or be refused — the
+ * revert of a recent suspect commit is proposed instead, through the same validator. Without a
  * proposal the incident is reported with the reason, never half-fixed.
  */
 export const fixProposalStep: Step = {
@@ -15,16 +20,26 @@ export const fixProposalStep: Step = {
     const { draft, note, provenance } = await deps.analystFor(incident.id).proposeFix({ event: incident.firstEvent, rca, recommendation, candidates });
     recordLlmUse(deps.metrics, 'fix', provenance);
     const base = { provenance: { ...incident.provenance, fix: provenance }, tokens: { ...incident.tokens, fix: provenance.tokens } };
-    if (!draft) {
-      return { patch: { ...base, proposal: undefined, proposalNote: note ?? 'No fix proposed.' }, details: { proposed: false, note } };
+    const validated = draft ? deps.validateFix(draft, candidates) : undefined;
+    if (validated !== undefined && typeof validated !== 'string') {
+      return { patch: { ...base, proposal: validated, proposalNote: undefined }, details: { proposed: true, file: validated.file, contentHash: validated.contentHash } };
     }
-    const validated = deps.validateFix(draft, candidates);
-    if (typeof validated === 'string') {
-      return { patch: { ...base, proposal: undefined, proposalNote: `Fix refused by validation: ${validated}` }, details: { proposed: false, refused: validated } };
+    const why = validated === undefined ? (note ?? 'No fix proposed.') : `Fix refused by validation: ${validated}`;
+    const revert = proposeRevert(incident, candidates, deps);
+    if (revert && typeof revert !== 'string') {
+      return { patch: { ...base, proposal: revert, proposalNote: undefined }, details: { proposed: true, revertOf: revert.revertOf?.sha, file: revert.file, contentHash: revert.contentHash, instead: why } };
     }
-    return {
-      patch: { ...base, proposal: validated, proposalNote: undefined },
-      details: { proposed: true, file: validated.file, contentHash: validated.contentHash },
-    };
+    const proposalNote = [why, typeof revert === 'string' ? revert : incident.revertNote].filter(Boolean).join(' ');
+    return { patch: { ...base, proposal: undefined, proposalNote }, details: { proposed: false, note: proposalNote } };
   },
 };
+
+/** The prepared revert as a proposal (validated like any fix), a refusal reason, or nothing to offer. */
+function proposeRevert(incident: Incident, candidates: CodeCandidate[], deps: PipelineDeps) {
+  const revert = incident.revert;
+  if (!revert || deps.settings.revertProposals === false) return undefined;
+  const explanation = `Reverts ${revert.sha.slice(0, 12)} ("${revert.subject}", ${revert.author}, ${revert.ageDays} day(s) before the first error), the commit that last changed the failing line of ${revert.file}.`;
+  const validated = deps.validateFix({ file: revert.file, after: revert.after, explanation }, candidates);
+  if (typeof validated === 'string') return `The revert of ${revert.sha.slice(0, 8)} was refused by validation: ${validated}`;
+  return { ...validated, revertOf: { sha: revert.sha, subject: revert.subject, author: revert.author, date: revert.date } };
+}

@@ -1,16 +1,46 @@
+import type { SuspectCommit } from '../../domain/analysis.js';
+import type { Incident } from '../../domain/incident.js';
+import type { PipelineDeps } from '../pipeline-deps.js';
 import type { Step } from '../step.js';
 
-/** Code-search candidates, then the recent commits touching the suspects (untrusted text, like logs). */
+export const DEFAULT_REVERT_MAX_AGE_DAYS = 14;
+
+/**
+ * Code-search candidates, the recent commits touching the suspects, and the suspect commits —
+ * the commits that last changed the top frames' lines — with, when the most suspect is recent and
+ * undoes cleanly, its revert. Commit text is untrusted, like logs.
+ */
 export const recentChangesStep: Step = {
   name: 'recent-changes',
   async run(incident, deps) {
     try {
       const candidates = (await deps.searchCode({ incident })).map((c) => c.file);
       const changes = await deps.findRecentChanges({ event: incident.firstEvent, candidates, sinceDays: deps.settings.recentChangesDays });
-      return { patch: { candidates, recentChanges: changes }, details: { candidates: candidates.length, commits: changes.length } };
+      const suspects = await findSuspects(incident, deps);
+      const revert = await prepareRevert(suspects, deps);
+      return {
+        patch: { candidates, recentChanges: changes, suspectCommits: suspects, revert: revert.revert, revertNote: revert.note },
+        details: { candidates: candidates.length, commits: changes.length, suspects: suspects.length, revert: revert.revert?.sha.slice(0, 12) ?? null },
+      };
     } catch (error) {
       deps.logger.warn({ incidentId: incident.id, err: error }, 'recent changes unavailable');
       return { patch: { candidates: [], recentChanges: [] }, details: { error: error instanceof Error ? error.message : String(error) } };
     }
   },
 };
+
+async function findSuspects(incident: Incident, deps: PipelineDeps) {
+  if (!deps.findSuspectCommits) return [];
+  try {
+    return await deps.findSuspectCommits({ event: incident.firstEvent });
+  } catch (error) {
+    deps.logger.warn({ incidentId: incident.id, err: error }, 'suspect commits unavailable');
+    return [];
+  }
+}
+
+async function prepareRevert(suspects: SuspectCommit[], deps: PipelineDeps): Promise<{ revert?: Incident['revert']; note?: string }> {
+  if (suspects.length === 0 || !deps.findRevert || deps.settings.revertProposals === false) return {};
+  const outcome = await deps.findRevert({ suspects, maxAgeDays: deps.settings.revertMaxAgeDays ?? DEFAULT_REVERT_MAX_AGE_DAYS }).catch((error: unknown) => ({ note: `No revert proposed: ${error instanceof Error ? error.message : String(error)}` }));
+  return 'revert' in outcome ? { revert: outcome.revert } : { note: outcome.note };
+}
