@@ -47,8 +47,8 @@ describe('the whole loop on the embedded defaults', () => {
     expect(trail.some((a) => a.details?.tool === 'logs.window' && a.outcome === 'allowed')).toBe(true);
   }, 120_000);
 
-  it('without a model, posts the offline analyzer\'s degraded card and proposes no fix', async () => {
-    const started = await startCheckoutWorld('offline');
+  it('without a model and with reverts off, posts the offline analyzer\'s degraded card and proposes no fix', async () => {
+    const started = await startCheckoutWorld('offline', { MEDIC_REVERT_PROPOSALS: 'false' });
     world = started.world;
     const { world: w, medic } = started;
     const reported = await awaitIncident(w, medic, ['reported']);
