@@ -1,7 +1,9 @@
 /**
  * The analyst that needs no model: names the nearest documented error family and cites the log
  * lines that look like the failure. It stays under fix eligibility by construction (confidence
- * ≤ 0.4) and never proposes code, so a degraded analysis can inform but never act.
+ * ≤ 0.4) and never writes code. The one fix that needs no model — reverting a recent suspect
+ * commit — is proposed by the fix-proposal step from blame's evidence, not by this analyst, and
+ * still waits for a human's approval.
  */
 import type { AnalysisProvenance, RcaResult, Recommendation, SimilarDoc } from '../domain/analysis.js';
 import type { ErrorEvent, LogEntry } from '../domain/event.js';
@@ -96,7 +98,7 @@ export function createOfflineAnalyst(): Analyst {
       return { recommendation: offlineRecommendation(rca), provenance: PROVENANCE };
     },
     async proposeFix() {
-      return { note: 'No fix proposed: the offline analyzer never proposes code changes; configure an LLM (MEDIC_LLM, OPENAI_API_KEY) for fix proposals.', provenance: PROVENANCE };
+      return { note: 'No fix proposed: the offline analyzer never writes code changes (it can only offer the revert of a recent suspect commit); configure an LLM (MEDIC_LLM, OPENAI_API_KEY) for fix proposals.', provenance: PROVENANCE };
     },
   };
 }

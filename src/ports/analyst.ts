@@ -32,7 +32,8 @@ export interface DraftFix {
 
 /**
  * The three judgement calls of the pipeline. The LLM analyst asks a model; the offline analyst
- * reasons from the nearest documented family and never proposes a fix.
+ * reasons from the nearest documented family and never writes a fix (the pipeline may still offer
+ * a suspect commit's revert).
  */
 export interface Analyst {
   readonly name: string;

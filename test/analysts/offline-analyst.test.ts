@@ -36,6 +36,6 @@ describe('offline analyst', () => {
   it('never proposes a fix, and says why', async () => {
     const result = await analyst.proposeFix(buildFixInput());
     expect(result.draft).toBeUndefined();
-    expect(result.note).toMatch(/never proposes code changes/);
+    expect(result.note).toMatch(/never writes code changes/);
   });
 });

@@ -26,13 +26,19 @@ describe('npm start', () => {
     expect(out).toMatch(/local Slack sandbox: http:\/\/127\.0\.0\.1:\d+\//);
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    const count = (text: string, state: string) => Number(new RegExp(`medic_incidents\\{state="${state}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
     const metrics = await world.waitFor(async () => {
       const text = await (await fetch(`${base}/metrics`)).text();
-      return text.includes('medic_incidents{state="reported"} 6') ? text : undefined;
-    }, 'six sample incidents to be reported', 90_000);
+      return count(text, 'reported') + count(text, 'awaiting_approval') === 6 ? text : undefined;
+    }, 'six sample incidents to be analysed', 90_000);
     expect(metrics).toContain('medic_step_duration_seconds');
     expect(metrics).toContain('medic_llm_calls_total{step="rca",outcome="offline"} 6');
     expect(out.split('new card').length - 1).toBe(6);
+    // Every sample bug was introduced by a dated commit of the sample history: each gets its revert.
+    expect([count(metrics, 'awaiting_approval'), count(metrics, 'reported')]).toEqual([4, 2]);
+    for (const subject of ['payments: move to gateway API v2', 'orders: reject out-of-range pages instead of clamping to the last page', 'checkout: stop giving gift cards a share of order discounts']) {
+      expect(out).toContain(`("${subject}"`);
+    }
     expect(out).toContain('Analysed — no fix proposed');
     // Secrets planted in the sample logs never reach the output.
     expect(out).not.toMatch(/AKIA[0-9A-Z]{16}|xoxb-\d|ghp_[A-Za-z0-9]{20}/);
