@@ -27,11 +27,19 @@ function later(a: BlameHit | undefined, b: BlameHit | undefined): BlameHit | und
 }
 
 export async function findSuspectCommits(repo: CodeRepository, input: SuspectCommitsInput): Promise<SuspectCommit[]> {
-  const trace = parseStackTrace(input.event.raw || input.event.message);
+  return findSuspectCommitsIn(repo, { text: input.event.raw || input.event.message, time: input.event.time, frames: input.frames, rules: input.rules });
+}
+
+/** The same, for an error text and the time it happened (`medic locate` has no event). */
+export async function findSuspectCommitsIn(
+  repo: Pick<CodeRepository, 'listFiles' | 'blame' | 'blameFunction'>,
+  input: { text: string; time: string; frames?: number; rules?: CandidateRules },
+): Promise<SuspectCommit[]> {
+  const trace = parseStackTrace(input.text);
   if (trace.frames.length === 0) return [];
   const files = await repo.listFiles();
   const { frameFiles } = scoreFrames({ frames: trace.frames, index: indexFilesByStem(files), filter: createCandidateFilter(input.rules), exceptionType: trace.rootCause?.exceptionType });
-  const eventAt = Date.parse(input.event.time);
+  const eventAt = Date.parse(input.time);
   const suspects: SuspectCommit[] = [];
   for (const { frame, files: mapped } of frameFiles.slice(0, input.frames ?? 3)) {
     // An ambiguous frame says nothing about which file's history to read.

@@ -21,7 +21,8 @@ export async function blameLine(git: GitRunner, rev: string, path: string, line:
   assertRepoRelativePath(path);
   if (!Number.isInteger(line) || line < 1) return undefined;
   // -M and -C follow lines moved within and across files; whole-file renames are followed by blame itself.
-  const out = await git.run(['blame', '--porcelain', '-w', '-M', '-C', '-L', `${line},${line}`, rev, '--', path]).catch(() => undefined);
+  // Blaming a revision, never the work tree, so no clean filter of the repository's config runs; --no-textconv likewise.
+  const out = await git.run(['blame', '--porcelain', '--no-textconv', '-w', '-M', '-C', '-L', `${line},${line}`, rev, '--', path]).catch(() => undefined);
   return out === undefined ? undefined : parsePorcelain(out);
 }
 
@@ -45,7 +46,7 @@ export async function blameFunction(git: GitRunner, rev: string, path: string, f
   const name = fn.replace(/^.*[.#:]/, '');
   if (!FUNCTION_NAME.test(name)) return undefined;
   // git finds the function by its funcname heuristics; an unknown name is an error, not a miss worth reporting.
-  const out = await git.run(['log', `-L:${name}:${path}`, '--max-count=1', '--no-patch', `--format=%H${FIELD}%an${FIELD}%aI${FIELD}%s`, rev]).catch(() => undefined);
+  const out = await git.run(['log', '--no-textconv', `-L:${name}:${path}`, '--max-count=1', '--no-patch', `--format=%H${FIELD}%an${FIELD}%aI${FIELD}%s`, rev]).catch(() => undefined);
   const [sha = '', author = '', date = '', subject = ''] = (out ?? '').trim().split('\n')[0]?.split(FIELD) ?? [];
   return SHA.test(sha) ? { sha, author, date: new Date(date).toISOString(), subject, path } : undefined;
 }

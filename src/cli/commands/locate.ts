@@ -1,12 +1,16 @@
 /**
  * `npm run medic -- locate REPO_DIR < trace.txt`: the ranked candidate files for an error message
- * or stack trace, as JSON lines `{"file": …, "score": …}`, best first. The same code search the
- * pipeline runs, over the directory read as plain files (nothing in it is run).
+ * or stack trace, as JSON lines `{"file": …, "score": …}`, best first, with `"commit"` — the
+ * commit that last changed the file's failing line (blame of HEAD) — when REPO_DIR is a git work
+ * tree and the trace names a line of that file. The same code search the pipeline runs, over the
+ * directory read as plain files (nothing in it is run).
  */
 import { stat } from 'node:fs/promises';
 import type { CliCommand } from '../command.js';
 import { createDirectoryRepository } from '../../code-search/directory-repository.js';
+import { createWorkTreeHistory } from '../../adapters/git/work-tree-history.js';
 import { rankFiles } from '../../code-search/search-code.js';
+import { findSuspectCommitsIn } from '../../retrieval/find-suspect-commits.js';
 
 const MAX_STDIN = 1024 * 1024;
 
@@ -44,8 +48,14 @@ export const locateCommand: CliCommand = {
       io.stderr.write('locate: pipe an error message or stack trace on standard input\n');
       return 2;
     }
-    const ranked = await rankFiles(createDirectoryRepository(dir), { text });
-    for (const { file, score } of ranked.slice(0, limit)) io.stdout.write(`${JSON.stringify({ file, score })}\n`);
+    const repo = createDirectoryRepository(dir);
+    const ranked = (await rankFiles(repo, { text })).slice(0, limit);
+    const history = createWorkTreeHistory(dir);
+    const suspects = history ? await findSuspectCommitsIn({ listFiles: () => repo.listFiles(), ...history }, { text, time: new Date().toISOString(), frames: limit }) : [];
+    for (const { file, score } of ranked) {
+      const commit = suspects.find((s) => s.file === file)?.sha;
+      io.stdout.write(`${JSON.stringify(commit ? { file, score, commit } : { file, score })}\n`);
+    }
     return 0;
   },
 };
