@@ -10,7 +10,12 @@ export function presentRootCause(incident: Incident): Block[] {
   const rca = incident.rca;
   if (!rca) return [];
   const confidence = Math.round(rca.confidence * 100);
-  const blocks = [section(`*Root cause* · confidence ${confidence}%\n${untrusted(rca.rootCause, 1_400)}`, 'medic_rca')];
+  // Blame's suspect: the commit that last changed the failing line (its text is untrusted).
+  const suspect = incident.suspectCommits?.[0];
+  const suspectLine = suspect
+    ? `\n*Suspect commit* \`${untrusted(suspect.sha.slice(0, 10), 10)}\` · ${untrusted(suspect.author, 60)} · ${suspect.ageDays} day(s) before the first error · ${untrusted(suspect.subject, 120)} (${untrusted(`${suspect.file}:${suspect.line}`, 160)})`
+    : '';
+  const blocks = [section(`*Root cause* · confidence ${confidence}%\n${untrusted(rca.rootCause, 1_400)}${suspectLine}`, 'medic_rca')];
   if (rca.contributingFactors.length > 0) {
     const factors = rca.contributingFactors.slice(0, 5).map((f) => `• ${untrusted(f, 150)}`);
     blocks.push(section(`*Contributing factors*\n${factors.join('\n')}`));
