@@ -4,17 +4,17 @@ import { validateFix } from '../../src/analysts/validate-fix.js';
 import { hashFixContent } from '../../src/domain/fix.js';
 import type { PipelineDeps } from '../../src/pipeline/pipeline-deps.js';
 import { fixProposalStep } from '../../src/pipeline/steps/fix-proposal.js';
-import type { CodeCandidate, DraftFix } from '../../src/ports/analyst.js';
+import type { Analyst, CodeCandidate, DraftFix } from '../../src/ports/analyst.js';
 import { buildRcaAnswer, buildRecommendation } from '../analysts/builders.js';
 import { buildIncident } from '../support/builders.js';
 
 const CURRENT = 'export const limit = 1;\n';
 const REVERTED = 'export const limit = 10;\n';
 
-function depsWith(candidates: CodeCandidate[], settings: Partial<PipelineDeps['settings']> = {}): PipelineDeps {
+function depsWith(candidates: CodeCandidate[], settings: Partial<PipelineDeps['settings']> = {}, analyst: Analyst = createOfflineAnalyst()): PipelineDeps {
   const noop = () => undefined;
   return {
-    analystFor: () => createOfflineAnalyst(),
+    analystFor: () => analyst,
     searchCode: async () => candidates,
     validateFix: (draft: DraftFix, shown: CodeCandidate[]) => {
       const verdict = validateFix({ file: draft.file, newContent: draft.after, explanation: draft.explanation }, shown);
@@ -52,5 +52,28 @@ describe('a revert proposal passes the same guards as any fix', () => {
     const out = await fixProposalStep.run(incidentWith('src/orders/limits.ts'), depsWith([{ file: 'src/orders/limits.ts', score: 60, content: REVERTED }]));
     expect(out.patch.proposal).toBeUndefined();
     expect(out.patch.proposalNote).toContain('does not change the file');
+  });
+});
+
+describe('with a model, the revert is a fallback, never a second option', () => {
+  const modelWith = (draft: DraftFix | undefined): Analyst => ({
+    ...createOfflineAnalyst(),
+    name: 'llm',
+    proposeFix: async () => ({ draft, note: draft ? undefined : 'The model declined.', provenance: { analyst: 'llm', tokens: 10 } }),
+  });
+  const candidates = [{ file: 'src/orders/limits.ts', score: 60, content: CURRENT }];
+
+  it("proposes the model's valid fix and leaves the revert as evidence", async () => {
+    const out = await fixProposalStep.run(incidentWith('src/orders/limits.ts'), depsWith(candidates, {}, modelWith({ file: 'src/orders/limits.ts', after: 'export const limit = 5;\n', explanation: 'Model fix.' })));
+    expect(out.patch.proposal).toMatchObject({ after: 'export const limit = 5;\n' });
+    expect(out.patch.proposal?.revertOf).toBeUndefined();
+  });
+
+  it('proposes the revert when the model declines or its fix is refused', async () => {
+    const declined = await fixProposalStep.run(incidentWith('src/orders/limits.ts'), depsWith(candidates, {}, modelWith(undefined)));
+    expect(declined.patch.proposal?.revertOf?.sha).toBe(revertOf('x').sha);
+    const refused = await fixProposalStep.run(incidentWith('src/orders/limits.ts'), depsWith(candidates, {}, modelWith({ file: 'src/not-a-candidate.ts', after: 'x', explanation: 'Wrong file.' })));
+    expect(refused.patch.proposal?.revertOf?.sha).toBe(revertOf('x').sha);
+    expect(refused.details?.instead).toContain('not one of the');
   });
 });
