@@ -24,9 +24,9 @@ const TEST_SUBJECT = 24;
 const TEST_PACKAGE = 3;
 
 const GUARD_FN = /^(?:new\s+\w*(?:Error|Exception)\b|(?:assert|invariant|ensure|require|guard|fail|throw|raise|panic|must)(?:[A-Z_]|$))/;
-const GUARD_FILE = /(^|\/)(errors?|exceptions?|asserts?|assertions?|invariant|guards?|panics?)\.\w+$/i;
+const GUARD_FILE = /(^|\/)(errors?|exceptions?|asserts?|assertions?|invariant|guards?|panics?|validate|validation|preconditions?)\.\w+$/i;
 /** Exception types that say the caller passed a bad argument. */
-const ARGUMENT_ERROR = /(?:^|[.\\:])(?:IllegalArgument|InvalidArgument|Argument(?:Null|OutOfRange)?)(?:Exception|Error)$/;
+const ARGUMENT_ERROR = /(?:IllegalArgument|InvalidArgument|Argument(?:Null|OutOfRange)?)(?:Exception|Error)$/;
 
 export function isGuardFrame(frame: StackFrame): boolean {
   const fn = frame.fn ?? '';

@@ -63,6 +63,12 @@ describe('ranking: tests and libraries', () => {
       '\tat org.acme.layout.BorderLayout.arrange(BorderLayout.java:454)',
     ].join('\n'));
     expect(ranked[0]).toBe('src/main/java/org/acme/layout/BorderLayout.java');
+    const viaValidate = await top(['src/main/java/org/acme/util/Validate.java', 'src/main/java/org/acme/math/Fraction.java'], [
+      'org.acme.exception.MathIllegalArgumentException: denominator must not be zero',
+      '\tat org.acme.util.Validate.isTrue(Validate.java:20)',
+      '\tat org.acme.math.Fraction.of(Fraction.java:88)',
+    ].join('\n'));
+    expect(viaValidate[0]).toBe('src/main/java/org/acme/math/Fraction.java');
   });
 });
 
