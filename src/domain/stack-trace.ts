@@ -79,13 +79,25 @@ export function parseStackTrace(raw: string): ParsedTrace {
     }
     const f = parseFrameLine(line);
     if (f?.file) sections[sections.length - 1]!.frames.push(f.fn || !goFunction ? f : { ...f, fn: goFunction.replace(/^.*\./, '') });
-    const goFn = /^([\w./@-]+\.[\w$*().]+)\(.*\)$/.exec(line.trim());
-    goFunction = goFn?.[1];
+    goFunction = goFunctionOf(line.trim());
   }
   const ordered = orderSections(sections);
   const exceptions = ordered.flatMap((s) => (s.exception ? [s.exception] : []));
   const root = ordered.find((s) => s.frames.length > 0)?.exception ?? exceptions[0];
   return { exceptionType: first?.exceptionType, message: first?.message, rootCause: root, exceptions, frames: ordered.flatMap((s) => s.frames) };
+}
+
+/**
+ * `github.com/acme/shop/internal/orders.(*Pager).Page(0xc000012345, 0x0)`: the function a Go
+ * frame's next line belongs to. Go prints arguments last and never nested, so the last `(` opens
+ * them; scanning by hand keeps this linear on hostile lines.
+ */
+function goFunctionOf(line: string): string | undefined {
+  if (!line.endsWith(')')) return undefined;
+  const open = line.lastIndexOf('(');
+  if (open <= 0) return undefined;
+  const name = line.slice(0, open);
+  return name.includes('.') && /^[\w./@*()$-]+$/.test(name) ? name : undefined;
 }
 
 function startSection(sections: Section[], kind: Section['kind']): void {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { createMemoryRepository } from '../../src/code-search/memory-repository.js';
+import { rankFiles } from '../../src/code-search/search-code.js';
 import { extractTerms, splitIdentifier, weighTerms } from '../../src/code-search/terms.js';
+import { parseStackTrace } from '../../src/domain/stack-trace.js';
 import { ADVERSARIAL_64K } from '../../bench/adversarial-text.js';
 
 describe('extractTerms', () => {
@@ -27,6 +30,18 @@ describe('extractTerms', () => {
       extractTerms(text);
       weighTerms([{ text, weight: 1 }]);
       expect(performance.now() - started, shape).toBeLessThan(500);
+    }
+  });
+
+  it('parses and ranks each 64 KiB adversarial input, one line or many, without blowing up', async () => {
+    const repo = createMemoryRepository({ 'src/a.ts': 'export const a = 1;\n' });
+    for (const [shape, text] of Object.entries(ADVERSARIAL_64K)) {
+      for (const input of [text, text.replace(/(.{1,1900})/g, '$1\n'), `    at ${text.slice(0, 1_900)} (/srv/${text.slice(0, 1_900)}.ts:1:1)`]) {
+        const started = performance.now();
+        parseStackTrace(input);
+        await rankFiles(repo, { text: input });
+        expect(performance.now() - started, shape).toBeLessThan(1_000);
+      }
     }
   });
 });
