@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { serveEmoji } from './emoji-font.js';
 import { applyResponse } from './inbound.js';
 import { parseArgs, readBody, sendFile, sendJson } from './http-io.js';
 import { handlePageAction, pageState, type PageDeps } from './page-routes.js';
@@ -72,6 +73,7 @@ export async function createSlackSandbox(options: SlackSandboxOptions): Promise<
     if (req.method === 'GET' && url.pathname === '/sandbox/state') return sendJson(res, 200, pageState(deps, url.searchParams.get('user') ?? ''));
     const action = /^\/sandbox\/(click|submit|close|command)$/.exec(url.pathname);
     if (req.method === 'POST' && action?.[1]) return handlePageAction(deps, action[1], parseArgs(await readBody(req), 'application/json'), res);
+    if (req.method === 'GET' && (await serveEmoji(url.pathname, res))) return;
     const file = req.method === 'GET' ? PAGE_FILES[url.pathname] : undefined;
     if (file) return sendFile(res, await readFile(new URL(`./page/${file[0]}`, import.meta.url), 'utf8'), file[1]);
     sendJson(res, 404, { ok: false, error: 'not_found' });

@@ -79,7 +79,7 @@ describe('approve in the browser', () => {
     await approveThroughConfirm();
     const card = page.locator('.message', { hasText: 'inc-e2e-1' });
     await card.locator('.reply', { hasText: /fix\/inc-e2e-1-\d{14}/ }).waitFor();
-    await card.getByText(/Fixed/).first().waitFor();
+    await card.getByText(/Branch pushed/).first().waitFor();
     await expect(card.textContent()).resolves.toMatch(/approved by @alice/i);
     expect(await card.getByRole('button', { name: 'Approve' }).count()).toBe(0);
     expect(h.sandbox.state.messages.filter((m) => !m.threadTs && !m.ephemeralFor)).toHaveLength(1);

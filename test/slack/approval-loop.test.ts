@@ -63,7 +63,8 @@ describe('Approve', () => {
     const approve = h.commands.calls.filter((c) => c.method === 'approve').at(-1)?.input as any;
     expect(approve).toMatchObject({ incidentId: incident.id, proposalHash: incident.proposal!.contentHash, caller: { userId: 'U0APPROVER', via: 'slack' } });
     const card = h.sandbox.state.find(cardTs)!;
-    expect(JSON.stringify(card.blocks)).toContain('Fixed');
+    expect(JSON.stringify(card.blocks)).toContain('Branch pushed');
+    expect(JSON.stringify(card.blocks)).not.toContain('Fixed');
     expect(JSON.stringify(card.blocks)).not.toContain('medic_approve');
     const replies = h.sandbox.state.messages.filter((m) => m.threadTs === cardTs);
     expect(replies).toHaveLength(1);
