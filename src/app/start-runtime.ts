@@ -53,7 +53,10 @@ export async function startRuntime(
   const slack = chatMode(config) === 'console' ? undefined : slackSettings(config);
   let sandbox: SlackSandbox | undefined;
   if (slack && chatMode(config) === 'sandbox' && (role === 'all' || role === 'web')) {
-    sandbox = await createSlackSandbox({ port: config.MEDIC_SANDBOX_PORT, signingSecret: slack.signingSecret, botToken: slack.botToken, medicEventsUrl: () => eventsUrl.value });
+    sandbox = await createSlackSandbox({
+      port: config.MEDIC_SANDBOX_PORT, signingSecret: slack.signingSecret, botToken: slack.botToken, medicEventsUrl: () => eventsUrl.value,
+      history: { redis, prefix: config.MEDIC_REDIS_PREFIX },
+    });
     slack.apiUrl = sandbox.apiUrl;
   }
   const adapters = await createAdapters({ config, redis, logger, chatOut: options.chatOut ?? process.stdout, slack });

@@ -58,7 +58,8 @@ describe('approve in the browser', () => {
   it('renders the card from Block Kit with untrusted text shown as text, not markup', async () => {
     const card = page.locator('.message', { hasText: 'inc-e2e-1' });
     await card.getByText('Root cause', { exact: true }).waitFor();
-    await expect(card.locator('.block.header').textContent()).resolves.toContain('checkout · ERROR');
+    await card.getByRole('button', { name: 'View details' }).waitFor();
+    await expect(card.locator('.block.header').textContent()).resolves.toContain('ERROR · checkout');
     await expect(card.textContent()).resolves.toContain('Checkout fails: <!channel> PaymentTimeoutException');
     expect(await card.locator('.mention').count()).toBe(0);
   });
