@@ -19,7 +19,7 @@ function parseRole(argv: string[]): Role {
 
 async function main(): Promise<void> {
   const role = parseRole(process.argv.slice(2));
-  const runtime = await startRuntime(process.env, { role });
+  const runtime = await startRuntime(process.env, { role, verboseChat: process.argv.includes('--verbose') });
   const { logger, medic } = runtime;
   const stops: (() => Promise<void>)[] = [];
   if (role !== 'worker') stops.push(await startWebRole(runtime));

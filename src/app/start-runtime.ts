@@ -38,7 +38,7 @@ export interface Runtime {
  */
 export async function startRuntime(
   env: NodeJS.ProcessEnv,
-  options: { role?: Role; logLevel?: string; logDestination?: Writable; chatOut?: Writable } = {},
+  options: { role?: Role; logLevel?: string; logDestination?: Writable; chatOut?: Writable; verboseChat?: boolean } = {},
 ): Promise<Runtime> {
   const role = options.role ?? 'all';
   const config = loadConfig(readEnv(env));
@@ -59,7 +59,7 @@ export async function startRuntime(
     });
     slack.apiUrl = sandbox.apiUrl;
   }
-  const adapters = await createAdapters({ config, redis, logger, chatOut: options.chatOut ?? process.stdout, slack });
+  const adapters = await createAdapters({ config, redis, logger, chatOut: options.chatOut ?? process.stdout, slack, verboseChat: options.verboseChat });
   const crashAfter = new Set(config.MEDIC_CRASH_AFTER);
   const medic = createMedic({
     config, redis, adapters, logger, metrics,

@@ -32,8 +32,8 @@ describe('npm start', () => {
     }, 'six sample incidents to be reported', 90_000);
     expect(metrics).toContain('medic_step_duration_seconds');
     expect(metrics).toContain('medic_llm_calls_total{step="rca",outcome="offline"} 6');
-    expect(out.split('new card').length - 1).toBe(6);
-    expect(out).toContain('Analysed — no fix proposed');
+    expect(out.split('medic · card posted').length - 1).toBe(6);
+    expect(out).toContain('card updated: Analysed — no fix proposed');
     // Secrets planted in the sample logs never reach the output.
     expect(out).not.toMatch(/AKIA[0-9A-Z]{16}|xoxb-\d|ghp_[A-Za-z0-9]{20}/);
     child.kill('SIGTERM');
