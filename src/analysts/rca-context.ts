@@ -6,6 +6,7 @@
 import { prepareLines, prepareText } from '../domain/untrusted/prepare.js';
 import { estimateTokens } from '../domain/untrusted/tokens.js';
 import type { RcaInput } from '../ports/analyst.js';
+import { presentReviewForModel } from './review-context.js';
 
 export interface RcaContextBudget {
   eventTokens: number;
@@ -71,6 +72,7 @@ export function buildRcaContext(input: RcaInput, nonce: string, budget: RcaConte
     docSection.fenced,
     'Recent changes to the suspected files:',
     changeSection.fenced,
+    ...presentReviewForModel(input.review, nonce),
   ].join('\n\n');
 
   const docIds = new Set(similarDocs.map((d) => d.id));

@@ -7,12 +7,20 @@ export interface CodeCandidate {
   score: number;
 }
 
+/** A person's reason for a new analysis and what it replaces; untrusted text like any other. */
+export interface ReviewContext {
+  reason?: string | undefined;
+  previousRootCause?: string | undefined;
+  previousProposal?: { file: string; diff: string; explanation: string } | undefined;
+}
+
 export interface RcaInput {
   event: ErrorEvent;
   title: string;
   logs: LogBundle;
   similarDocs: SimilarDoc[];
   recentChanges: RecentChange[];
+  review?: ReviewContext | undefined;
 }
 
 export interface FixInput {
@@ -20,6 +28,7 @@ export interface FixInput {
   rca: RcaResult;
   recommendation: Recommendation;
   candidates: CodeCandidate[];
+  review?: ReviewContext | undefined;
 }
 
 export interface DraftFix {

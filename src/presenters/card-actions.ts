@@ -10,7 +10,12 @@ export const ActionId = {
   RequestStepUp: 'medic_action_step_up',
   ConfirmStepUp: 'medic_action_confirm',
   Details: 'medic_details',
+  RerunConfirm: 'medic_rerun_confirm',
 } as const;
+
+/** What a Re-run anyway button carries: the incident and the reason typed with `/medic fix`. */
+export const RerunValue = z.object({ incidentId: z.string().min(1).max(200), reason: z.string().max(1_000).optional() });
+export type RerunValue = z.infer<typeof RerunValue>;
 
 /** What a View details button carries: only which incident. */
 export const DetailsValue = z.object({ incidentId: z.string().min(1).max(200) });

@@ -42,6 +42,8 @@ function analysis(incident: Incident): Block[] {
     const steps = rec.steps.slice(0, 6).map((s, i) => `${i + 1}. ${untrusted(s, 200)}`);
     blocks.push(section(`*Recommendation* · ${rec.kind} · risk ${rec.risk}\n${untrusted(rec.summary, 600)}${steps.length ? `\n${steps.join('\n')}` : ''}`, 'medic_recommendation'));
   }
+  if (incident.review) blocks.push(section(`*Re-run requested*${incident.review.reason ? `: ${untrusted(incident.review.reason, 600)}` : ''}`, 'medic_review'));
+  if (incident.earlierFixes.length > 0) blocks.push(section(`*Earlier fix branches* (kept)\n${incident.earlierFixes.map((f) => `• ${code(f.branch)}${f.pullRequest ? ` · PR #${f.pullRequest.number}` : ''}`).join('\n')}`, 'medic_earlier'));
   if (incident.logs?.note) blocks.push(context(`Logs: ${untrusted(incident.logs.note, 300)}`));
   if (incident.proposalNote && !incident.proposal) blocks.push(context(untrusted(incident.proposalNote, 400)));
   return blocks;

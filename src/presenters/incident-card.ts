@@ -7,7 +7,7 @@ import { presentActionIntents } from './card-intents.js';
 import { presentOutcome, presentProgress } from './card-progress.js';
 import { presentFields, presentNextStep, presentShortRootCause, presentTitle } from './card-summary.js';
 import { diffFitsCard, diffStats } from './diff-pages.js';
-import { context, escapeMrkdwn, generated, plain, section } from './mrkdwn.js';
+import { context, escapeMrkdwn, generated, plain, section, untrusted } from './mrkdwn.js';
 
 export { escapeMrkdwn };
 
@@ -40,6 +40,9 @@ export function presentIncidentCard({ incident, stats }: IncidentView, options: 
   ];
   const line = [`Incident \`${generated(incident.id, 100)}\``];
   if (incident.previousIncidentId) line.push(`↩️ recurrence of \`${generated(incident.previousIncidentId, 100)}\``);
+  const earlier = incident.earlierFixes.at(-1);
+  if (earlier) line.push(`earlier branch \`${generated(earlier.branch, 120)}\` kept${incident.earlierFixes.length > 1 ? ` (+${incident.earlierFixes.length - 1} more)` : ''}`);
+  if (incident.review?.reason && running) line.push(`re-run: ${untrusted(incident.review.reason, 120)}`);
   if (running) line.push(presentProgress(incident));
   parts.push({ block: { ...context(line.join(' · ')), block_id: 'medic_context' } });
   for (const block of presentShortRootCause(incident)) parts.push({ block, dropRank: 2 });

@@ -79,7 +79,8 @@ describe('parseMedicCommand', () => {
     ['status inc-1', { kind: 'status', incidentId: 'inc-1' }],
     ['  fix   inc-2 ', { kind: 'fix', incidentId: 'inc-2' }],
     ['fix', { kind: 'help', unknown: 'fix' }],
-    ['fix a b', { kind: 'help', unknown: 'fix a b' }],
+    ['fix a because it is wrong', { kind: 'fix', incidentId: 'a', reason: 'because it is wrong' }],
+    ['fix', { kind: 'help', unknown: 'fix' }],
     ['status *', { kind: 'help', unknown: 'status *' }],
     ['rm -rf', { kind: 'help', unknown: 'rm -rf' }],
   ])('%j → %j', (text, expected) => {

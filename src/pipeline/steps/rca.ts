@@ -15,6 +15,7 @@ export const rcaStep: Step = {
       logs: incident.logs,
       similarDocs: incident.similarDocs ?? [],
       recentChanges: incident.recentChanges ?? [],
+      review: incident.review,
     });
     const shown = new Set([...incident.logs.entries.map((e) => e.id), ...(incident.similarDocs ?? []).map((d) => d.id)]);
     const evidenceIds = rca.evidenceIds.filter((id) => shown.has(id));
