@@ -8,6 +8,7 @@ import type { Metrics } from '../observability/metrics.js';
 import type { IncidentStore } from '../adapters/redis/incident-store.js';
 import { presentIncidentCard } from '../presenters/incident-card.js';
 import { presentThreadReply } from '../presenters/thread-reply.js';
+import { presentCommitSubject } from '../presenters/commit-message.js';
 import { presentPullRequestBody, presentPullRequestTitle } from '../presenters/pull-request-body.js';
 import type { Chat } from '../ports/chat.js';
 import type { FixPublisher, PullRequests } from '../ports/code.js';
@@ -125,7 +126,7 @@ async function updateCard(incident: Incident, deps: FixDeps): Promise<void> {
 }
 
 function commitMessage(incident: Incident): string {
-  const subject = `fix(${incident.service}): ${incident.title}`.slice(0, 72);
+  const subject = presentCommitSubject(incident);
   const body = [`Medic incident ${incident.id}.`, incident.rca ? `Root cause: ${incident.rca.rootCause}` : '', `Approved by ${incident.decision?.actor.name ?? incident.decision?.actor.id ?? 'unknown'}.`];
   return redactSecrets([subject, '', ...body.filter(Boolean)].join('\n'));
 }

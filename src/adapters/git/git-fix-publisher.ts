@@ -17,6 +17,7 @@ import { readRepoFile } from '../../code-search/safe-read.js';
 import { assertCredentialFreeRemote, type GitCredentials } from './git-credentials.js';
 import { createGitRunner } from './git-runner.js';
 import { assertApprovedContent, assertBaseUnchanged, assertFixBranch, assertIncidentId, type BaseEntry } from './fix-guards.js';
+import { clipSubject, isConventionalSubject } from '../../domain/commit-subject.js';
 import { ensureClone, fetchBranches, remoteHeads, withCloneLock } from './medic-clone.js';
 
 export interface GitFixPublisherOptions {
@@ -159,7 +160,8 @@ export function createGitFixPublisher(options: GitFixPublisherOptions): FixPubli
 export function commitMessage(input: PublishInput): string {
   const text = redactSecrets(input.message).replace(/\r/g, '').trim();
   const [first = '', ...rest] = text.split('\n');
-  const subject = (first.includes(input.incidentId) ? first : `fix(${input.incidentId}): ${first || 'apply the approved fix'}`).slice(0, 120);
+  // A caller's conventional subject is kept as it is (prefixing it again doubled it: `fix(a): fix(b): …`).
+  const subject = clipSubject(first.includes(input.incidentId) || isConventionalSubject(first) ? first : `fix(${input.incidentId}): ${first || 'apply the approved fix'}`);
   const body = rest.join('\n').trim().slice(0, 4_000);
   return [subject, body, `Medic-Incident: ${input.incidentId}\n${TRAILER}: ${input.proposal.contentHash}`].filter(Boolean).join('\n\n');
 }
