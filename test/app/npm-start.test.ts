@@ -17,7 +17,7 @@ describe('npm start', () => {
     const env = { ...process.env, ...world.env, MEDIC_LOG_DIR: join(ROOT, 'data/logs'), MEDIC_CHAT: 'auto', MEDIC_SANDBOX_PORT: '0', PORT: '0', LOG_LEVEL: 'info' };
     // What `npm start` runs, started directly so the signal reaches Medic and not npm.
     const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(pkg.scripts.start).toBe('tsx src/main.ts');
+    expect(pkg.scripts.start).toBe('node --import tsx src/main.ts');
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
