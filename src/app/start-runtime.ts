@@ -26,6 +26,8 @@ export interface Runtime {
   medic: Medic;
   /** The local Slack sandbox, when this process serves it. */
   sandbox?: SlackSandbox;
+  /** Whole cards in the terminal mirror (`--verbose`), else one line per card event. */
+  verboseChat: boolean;
   /** Where Slack (or the sandbox) reaches Medic; set once the web role listens. */
   eventsUrl: { value: string };
   close(): Promise<void>;
@@ -66,7 +68,7 @@ export async function startRuntime(
     afterStep: crashAfter.size > 0 ? (step) => { if (crashAfter.has(step)) process.kill(process.pid, 'SIGKILL'); } : undefined,
   });
   return {
-    role, config, redis, redisUrl: url, embeddedRedis: Boolean(embedded), logger, metrics, adapters, medic, sandbox, eventsUrl,
+    role, config, redis, redisUrl: url, embeddedRedis: Boolean(embedded), logger, metrics, adapters, medic, sandbox, eventsUrl, verboseChat: options.verboseChat ?? false,
     async close() {
       await medic.close();
       await sandbox?.close();

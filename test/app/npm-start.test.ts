@@ -23,7 +23,8 @@ describe('npm start', () => {
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
     const base = await world.waitFor(async () => /web role on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 'the web role', 60_000);
-    expect(out).toMatch(/local Slack sandbox: http:\/\/127\.0\.0\.1:\d+\//);
+    expect(out).toMatch(/Slack sandbox +http:\/\/127\.0\.0\.1:\d+\//);
+    expect(out).toContain("Set OPENAI_API_KEY");
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
     const metrics = await world.waitFor(async () => {
