@@ -11,8 +11,11 @@ const clock = (iso: string) => iso.slice(11, 16);
 const day = (iso: string) => iso.slice(0, 10);
 
 export function presentSeen(stats: IncidentStats | undefined, incident: Incident): string {
-  if (!stats) return `1 · first ${clock(incident.createdAt)} UTC`;
-  const span = day(stats.firstSeen) === day(stats.lastSeen) ? `${clock(stats.firstSeen)}–${clock(stats.lastSeen)}` : `${stats.firstSeen.slice(0, 16).replace('T', ' ')} – ${stats.lastSeen.slice(0, 16).replace('T', ' ')}`;
+  if (!stats) return `1 · at ${clock(incident.createdAt)} UTC`;
+  const sameDay = day(stats.firstSeen) === day(stats.lastSeen);
+  const span = sameDay && clock(stats.firstSeen) === clock(stats.lastSeen)
+    ? `at ${clock(stats.firstSeen)}`
+    : sameDay ? `${clock(stats.firstSeen)}–${clock(stats.lastSeen)}` : `${stats.firstSeen.slice(0, 16).replace('T', ' ')} – ${stats.lastSeen.slice(0, 16).replace('T', ' ')}`;
   return `${stats.count} · ${span} UTC`;
 }
 
