@@ -15,22 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRuntime, type Runtime } from '../../src/app/start-runtime.js';
 import { startWebRole } from '../../src/app/start-web-role.js';
 import { fixBranches } from '../support/git-remote.js';
-import { ROOT, checkoutErrorLines, createWorld, type World } from '../support/medic-world.js';
+import { ROOT, checkoutErrorLines, createWorld, discountFailureLines, type World } from '../support/medic-world.js';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SHOTS = process.env.MEDIC_SCREENSHOT_DIR ?? join(ROOT, '.medic', 'screenshots', 'card-layout');
 const FIRST_SCREEN_PX = 700;
-
-/** Two more failure families in the same code: different exceptions, messages and frames. */
-function moreDiscountFailures(base = Date.parse('2026-11-30T09:30:00.000Z')): string {
-  const at = (ms: number) => new Date(base + ms).toISOString();
-  return [
-    { time: at(0), level: 'ERROR', service: 'shop', message: "discount spread failed: TypeError: Cannot read properties of undefined (reading 'priceCents')", requestId: 'req-t1', errorCode: 'DISCOUNT_SPREAD',
-      stack: "TypeError: Cannot read properties of undefined (reading 'priceCents')\n    at spreadDiscount (/srv/shop/src/checkout/discounts.ts:47:30)\n    at applyDiscounts (/srv/shop/src/checkout/discounts.ts:58:10)\n    at priceCart (/srv/shop/src/checkout/cart-total.ts:30:18)" },
-    { time: at(60_000), level: 'ERROR', service: 'shop', message: 'order pricing aborted: Error: discount total 1200 exceeds order total 900', requestId: 'req-t2', errorCode: 'DISCOUNT_TOTAL',
-      stack: 'Error: discount total 1200 exceeds order total 900\n    at orderDiscount (/srv/shop/src/checkout/discounts.ts:33:11)\n    at applyDiscounts (/srv/shop/src/checkout/discounts.ts:56:18)\n    at priceCart (/srv/shop/src/checkout/cart-total.ts:30:18)' },
-  ].map((line) => JSON.stringify(line)).join('\n') + '\n';
-}
 
 let world: World;
 let runtime: Runtime;
@@ -41,7 +30,7 @@ let profile: string;
 
 beforeAll(async () => {
   world = await createWorld({ llm: 'scripted' });
-  await world.writeLogs('shop.jsonl', checkoutErrorLines(1) + moreDiscountFailures());
+  await world.writeLogs('shop.jsonl', checkoutErrorLines(1) + discountFailureLines());
   runtime = await startRuntime({ ...world.env, MEDIC_CHAT: 'auto', MEDIC_APPROVERS: '', MEDIC_SANDBOX_PORT: '0', PORT: '0' }, { role: 'all', logLevel: 'silent', chatOut: new PassThrough() });
   stopWeb = await startWebRole(runtime);
   await runtime.medic.startWorkers();
@@ -78,7 +67,7 @@ async function approveDepth(card: Locator): Promise<number> {
 describe('the card at a glance', () => {
   it('shows at least three cards with a proposed fix and Approve within the first 700 px of each', async () => {
     await world.waitFor(async () => (await cardsWithApprove().count()) >= 3, 'three cards with Approve', 90_000);
-    await page.evaluate(() => document.fonts.ready);
+    await page.evaluate('document.fonts.ready');
     const cards = cardsWithApprove();
     const depths: number[] = [];
     for (let i = 0; i < (await cards.count()); i++) {
