@@ -87,7 +87,8 @@ export function defuse(text: string): string {
  * the entities are escaped — once — and secrets redacted.
  */
 export function plain(text: string, max: number): string {
-  return defuse(escapeMrkdwn(clipProse(redactSecrets(text), max)));
+  // Capped again after escaping: `max` is Slack's hard limit here (150 for a header, 75 for a button).
+  return truncate(defuse(escapeMrkdwn(clipProse(redactSecrets(text), max))), max);
 }
 
 /** A mrkdwn section. `verbatim` stops Slack from auto-linking names and channels in the text. */

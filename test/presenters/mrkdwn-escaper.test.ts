@@ -66,3 +66,10 @@ describe('the diff an approver reads', () => {
     expect(modal.blocks.length).toBeLessThanOrEqual(100);
   });
 });
+
+describe('plain_text limits', () => {
+  it('keeps a header within 150 characters even when escaping lengthens it', () => {
+    expect(plain('&'.repeat(400), 150).length).toBeLessThanOrEqual(150);
+    expect(plain('&'.repeat(400), 150)).not.toMatch(/&(a|am|amp)?…$/);
+  });
+});
