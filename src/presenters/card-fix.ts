@@ -21,7 +21,8 @@ export function presentDiffPreview(incident: Incident): Block[] {
   const stats = diffStats(proposal);
   const lines = previewLines(proposal);
   const head = `*Proposed fix* · ${code(proposal.file, 120)} · +${stats.added} −${stats.removed}\n${untrusted(proposal.explanation.replace(/\s+/g, ' '), 160)}`;
-  const blocks = [section(`${head}\n\`\`\`${lines.join('\n')}\`\`\``, 'medic_diff')];
+  // A first line too long for a preview is not cut: the preview is left out and the thread has it.
+  const blocks = [section(lines.length > 0 ? `${head}\n\`\`\`${lines.join('\n')}\`\`\`` : head, 'medic_diff')];
   const whole = diffFitsCard(proposal)
     ? `Whole diff shown (${stats.lines} line${stats.lines === 1 ? '' : 's'}).`
     : `Showing ${lines.length} of ${stats.lines} lines — the whole diff is in the thread.`;

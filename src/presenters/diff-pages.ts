@@ -35,33 +35,43 @@ export function renderLine(line: string): string {
   return breakFences(defuse(escapeMrkdwn(showInvisible(line))));
 }
 
-export function diffStats(proposal: FixProposal): { added: number; removed: number; lines: number; invisible: number; secretShaped: number } {
+export interface DiffStats { added: number; removed: number; lines: number; invisible: number; secretShaped: number }
+
+// One card render asks several times; the secret scan reads every changed line once.
+const statsCache = new WeakMap<FixProposal, DiffStats>();
+
+export function diffStats(proposal: FixProposal): DiffStats {
+  const cached = statsCache.get(proposal);
+  if (cached) return cached;
   const body = bodyLines(proposal);
   const changed = body.filter((l) => (l.startsWith('+') || l.startsWith('-')));
-  return {
+  const stats = {
     added: body.filter((l) => l.startsWith('+')).length,
     removed: body.filter((l) => l.startsWith('-')).length,
     lines: body.length,
     invisible: changed.reduce((n, l) => n + countInvisible(l), 0),
     // Flagged, never masked: what is shown must be what is pushed.
-    secretShaped: changed.filter((l) => redactSecrets(l) !== l).length,
+    secretShaped: countSecretShaped(changed),
   };
+  statsCache.set(proposal, stats);
+  return stats;
 }
 
 /** True when the card can show the whole diff body, so nothing needs to be read elsewhere first. */
 export function diffFitsCard(proposal: FixProposal): boolean {
-  const body = bodyLines(proposal).map(renderLine);
-  return body.length <= CARD_DIFF_LINES && body.reduce((n, l) => n + l.length + 1, 0) <= CARD_DIFF_CHARS;
+  const lines = bodyLines(proposal);
+  if (lines.length > CARD_DIFF_LINES) return false;
+  return lines.map(renderLine).reduce((n, l) => n + l.length + 1, 0) <= CARD_DIFF_CHARS;
 }
 
 /** The first lines for a card preview (all of them when the diff fits). */
 export function previewLines(proposal: FixProposal, max = 8): string[] {
-  const body = bodyLines(proposal).map(renderLine);
-  if (diffFitsCard(proposal)) return body;
+  if (diffFitsCard(proposal)) return bodyLines(proposal).map(renderLine);
   const shown: string[] = [];
   let size = 0;
-  for (const line of body) {
-    if (shown.length >= max || size + line.length > 900) break;
+  for (const raw of bodyLines(proposal).slice(0, max)) {
+    const line = renderLine(raw);
+    if (size + line.length > 900) break;
     shown.push(line);
     size += line.length + 1;
   }
@@ -103,4 +113,12 @@ export function diffPages(proposal: FixProposal): string[] {
   }
   if (page.length > 0) pages.push(page.join('\n'));
   return pages;
+}
+
+/** Changed lines the redactor would touch: one pass over all of them, compared line by line. */
+function countSecretShaped(lines: string[]): number {
+  if (lines.length === 0) return 0;
+  const redacted = redactSecrets(lines.join('\n')).split('\n');
+  if (redacted.length !== lines.length) return lines.filter((l) => redactSecrets(l) !== l).length;
+  return lines.reduce((n, line, i) => n + (redacted[i] === line ? 0 : 1), 0);
 }
