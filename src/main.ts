@@ -4,9 +4,13 @@
  */
 import { startRuntime } from './app/start-runtime.js';
 import { startWebRole } from './app/start-web-role.js';
+import { readStarters, watchParent } from './app/watch-parent.js';
 import { isMedicError } from './domain/errors.js';
 
 type Role = 'all' | 'web' | 'worker';
+
+// Read before anything async: `kill <npm pid>` during start-up must still stop Medic once it is up.
+const starters = readStarters();
 
 function parseRole(argv: string[]): Role {
   const i = argv.indexOf('--role');
@@ -19,7 +23,7 @@ function parseRole(argv: string[]): Role {
 
 async function main(): Promise<void> {
   const role = parseRole(process.argv.slice(2));
-  const runtime = await startRuntime(process.env, { role });
+  const runtime = await startRuntime(process.env, { role, verboseChat: process.argv.includes('--verbose') });
   const { logger, medic } = runtime;
   const stops: (() => Promise<void>)[] = [];
   if (role !== 'worker') stops.push(await startWebRole(runtime));
@@ -41,6 +45,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGHUP', () => shutdown('SIGHUP'));
+  watchParent(() => shutdown('parent exited'), { starters });
 }
 
 main().catch((error: unknown) => {

@@ -6,7 +6,8 @@
 import type { RcaResult, Recommendation } from '../domain/analysis.js';
 import { prepareText } from '../domain/untrusted/prepare.js';
 import { estimateTokens } from '../domain/untrusted/tokens.js';
-import type { CodeCandidate } from '../ports/analyst.js';
+import type { CodeCandidate, ReviewContext } from '../ports/analyst.js';
+import { presentReviewForModel } from './review-context.js';
 import { looksBinary } from './validate-fix.js';
 
 export interface FixContext {
@@ -16,7 +17,7 @@ export interface FixContext {
 }
 
 export function buildFixContext(
-  input: { rca: RcaResult; recommendation: Recommendation; candidates: CodeCandidate[] },
+  input: { rca: RcaResult; recommendation: Recommendation; candidates: CodeCandidate[]; review?: ReviewContext | undefined },
   nonce: string,
   limits: { maxCandidates: number; answerTokens: number },
 ): FixContext {
@@ -45,6 +46,7 @@ export function buildFixContext(
     `This request's fence nonce is ${nonce}.`,
     'Analysis:',
     prepareText(analysis, { label: 'analysis', nonce, maxTokens: 800 }).fenced,
+    ...presentReviewForModel(input.review, nonce, 1_500),
     `Candidate files (${shown.length}):`,
     ...files,
   ].join('\n\n');

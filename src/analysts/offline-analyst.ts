@@ -10,6 +10,7 @@ import type { ErrorEvent, LogEntry } from '../domain/event.js';
 import { sanitizeUntrusted } from '../domain/untrusted/prepare.js';
 import type { Analyst, RcaInput } from '../ports/analyst.js';
 import { isUndetermined } from './fix-eligibility.js';
+import { contributingFactors, incidentEvidence, offlineRootCause } from './offline-rca-text.js';
 
 export const OFFLINE_MAX_CONFIDENCE = 0.4;
 /** Below this similarity the nearest doc is a guess, not a family. */
@@ -21,21 +22,9 @@ function clip(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
-function isErrorLevel(level: string): boolean {
-  return /^(error|err|fatal|critical|crit|severe|panic|emerg|alert)$/i.test(level.trim());
-}
-
-/** Log lines that share the event's code or its distinctive words, errors first, at most 8. */
+/** The evidence an offline analysis cites: only this incident's lines (see offline-rca-text.ts). */
 export function pickEvidence(event: ErrorEvent, entries: LogEntry[]): LogEntry[] {
-  const words = new Set(event.message.toLowerCase().split(/[^a-z0-9_.]+/).filter((w) => w.length > 4 && !/^\d+$/.test(w)));
-  const scored = entries.map((entry) => {
-    const text = entry.message.toLowerCase();
-    let score = isErrorLevel(entry.level) ? 2 : 0;
-    if (event.errorCode && text.includes(event.errorCode.toLowerCase())) score += 3;
-    for (const word of words) if (text.includes(word)) score += 1;
-    return { entry, score };
-  });
-  return scored.filter((s) => s.score >= 2).sort((a, b) => b.score - a.score).slice(0, 8).map((s) => s.entry);
+  return incidentEvidence(event, entries);
 }
 
 export function offlineRca(input: RcaInput, reason?: string): RcaResult {
@@ -46,16 +35,11 @@ export function offlineRca(input: RcaInput, reason?: string): RcaResult {
   // Thin evidence halves what the family match alone would justify.
   const base = family ? Math.min(OFFLINE_MAX_CONFIDENCE, family.similarity * OFFLINE_MAX_CONFIDENCE) : 0.1;
   const confidence = Math.round((evidence.length > 0 ? base : base / 2) * 100) / 100;
-  const rootCause = family
-    ? `Likely the documented family "${clip(family.title, 120)}" (${family.id}, similarity ${family.similarity.toFixed(2)}): ${clip(family.excerpt, 400)}`
-    : `Undetermined: no documented error family matches closely. The failing call reports: ${clip(event.message, 300)}`;
+  const rootCause = offlineRootCause({ event, family, changes: recentChanges, suspects: input.suspectCommits ?? [] });
   const degraded = reason ? `Degraded analysis (${clip(reason, 200)}). ` : 'Offline analysis without a model. ';
   return {
     rootCause,
-    contributingFactors: [
-      ...(input.suspectCommits ?? []).slice(0, 2).map((s) => clip(`Suspect commit ${s.sha.slice(0, 8)} by ${s.author}, ${s.ageDays} day(s) before the error, last changed ${s.file}:${s.line}: ${s.subject}`, 300)),
-      ...recentChanges.slice(0, 3).map((c) => clip(`Recent change ${c.sha.slice(0, 8)} by ${c.author}: ${c.subject} (${c.files.slice(0, 3).join(', ')})`, 300)),
-    ].slice(0, 5),
+    contributingFactors: contributingFactors(event, recentChanges, input.suspectCommits ?? []),
     evidenceIds: [...(family ? [family.id] : []), ...evidence.map((e) => e.id)],
     impactedComponent: clip(event.service, 200),
     severity: event.severity,

@@ -6,6 +6,7 @@
 import { prepareLines, prepareText } from '../domain/untrusted/prepare.js';
 import { estimateTokens } from '../domain/untrusted/tokens.js';
 import type { RcaInput } from '../ports/analyst.js';
+import { presentReviewForModel } from './review-context.js';
 
 export interface RcaContextBudget {
   eventTokens: number;
@@ -76,6 +77,7 @@ export function buildRcaContext(input: RcaInput, nonce: string, budget: RcaConte
     docSection.fenced,
     'Suspect commits (the last change to each failing line) and recent changes to the suspected files:',
     changeSection.fenced,
+    ...presentReviewForModel(input.review, nonce),
   ].join('\n\n');
 
   const docIds = new Set(similarDocs.map((d) => d.id));

@@ -43,6 +43,8 @@ export interface AdapterContext {
   redis: Redis;
   logger: Logger;
   chatOut: Writable;
+  /** Print whole cards in the terminal mirror, not one line per card event (`npm start -- --verbose`). */
+  verboseChat?: boolean;
   /** Slack settings when the chat is Slack or the sandbox (decided once, shared with the web role). */
   slack?: SlackSettings;
 }
@@ -52,7 +54,7 @@ export interface AdapterContext {
  * configured, the embedded default otherwise — and puts every port the pipeline uses behind the
  * tool gateway, so each action is registered, checked, gated and audited.
  */
-export async function createAdapters({ config, redis, logger, chatOut, slack }: AdapterContext): Promise<Adapters> {
+export async function createAdapters({ config, redis, logger, chatOut, slack, verboseChat }: AdapterContext): Promise<Adapters> {
   const paths = medicPaths(config);
   const prefix = config.MEDIC_REDIS_PREFIX;
   const logs = createLogSource(config, paths, logger);
@@ -63,7 +65,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack }: 
   const slackClient = slack && createSlackWebClient({ token: slack.botToken, apiUrl: slack.apiUrl, retries: config.SLACK_RETRIES });
   const chat: Chat = slackClient
     ? mode === 'sandbox'
-      ? mirrorToConsole(createSlackChat({ client: slackClient, channel: config.MEDIC_SLACK_CHANNEL }), chatOut)
+      ? mirrorToConsole(createSlackChat({ client: slackClient, channel: config.MEDIC_SLACK_CHANNEL }), chatOut, { verbose: verboseChat })
       : createSlackChat({ client: slackClient, channel: config.MEDIC_SLACK_CHANNEL })
     : createConsoleChat({ redis, prefix, out: chatOut, channel: config.MEDIC_SLACK_CHANNEL });
   const authority = createConfiguredAuthority({

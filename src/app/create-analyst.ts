@@ -21,7 +21,7 @@ import type { Checkable } from '../ports/service-check.js';
  */
 export function createAnalystFactory({ config, redis, logger, actionCatalog }: { config: Config; redis: Redis; logger: Logger; actionCatalog?: readonly string[] }): { analystFor: (incidentId: string) => Analyst; check: Checkable['check'] } {
   const offline = createOfflineAnalyst();
-  const mode = config.MEDIC_LLM === 'auto' ? (config.OPENAI_API_KEY ? 'openai' : 'offline') : config.MEDIC_LLM;
+  const mode = analystModeOf(config);
   if (mode === 'offline') {
     const detail = 'no model configured: RCA from the nearest documented family, no fix proposals (set OPENAI_API_KEY)';
     return { analystFor: () => offline, check: async () => ({ name: 'llm', adapter: 'offline analyzer (embedded)', ok: true, detail }) };
@@ -54,4 +54,9 @@ export function createAnalystFactory({ config, redis, logger, actionCatalog }: {
     rcaContext: { ...DEFAULT_RCA_CONTEXT, logTokens: config.MEDIC_RCA_LOG_TOKENS },
   };
   return { analystFor: (incidentId) => createFallbackAnalyst(createLlmAnalyst({ ...options, incidentId }), offline, { onDegrade }), check: () => llm.check() };
+}
+
+/** Which analyst runs: a model when a key is configured (or MEDIC_LLM says so), else offline. */
+export function analystModeOf(config: Pick<Config, 'MEDIC_LLM' | 'OPENAI_API_KEY'>): 'openai' | 'offline' | 'scripted' {
+  return config.MEDIC_LLM === 'auto' ? (config.OPENAI_API_KEY ? 'openai' : 'offline') : config.MEDIC_LLM;
 }

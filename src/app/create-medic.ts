@@ -159,7 +159,9 @@ export function createMedic(parts: MedicParts): Medic {
     },
     async close() {
       const timeout = new Promise<void>((resolve) => setTimeout(resolve, config.MEDIC_SHUTDOWN_TIMEOUT_MS).unref());
-      await Promise.race([Promise.all(workers.map((w) => w.close())), timeout]);
+      const drained = await Promise.race([Promise.all(workers.map((w) => w.close())).then(() => true), timeout.then(() => false)]);
+      // Jobs still running are left to their lock: the next worker resumes them from their checkpoint.
+      if (!drained) await Promise.all(workers.map((w) => w.close(true).catch(() => undefined)));
       await queues.close();
       await adapters.close?.();
     },

@@ -26,6 +26,8 @@ export interface Runtime {
   medic: Medic;
   /** The local Slack sandbox, when this process serves it. */
   sandbox?: SlackSandbox;
+  /** Whole cards in the terminal mirror (`--verbose`), else one line per card event. */
+  verboseChat: boolean;
   /** Where Slack (or the sandbox) reaches Medic; set once the web role listens. */
   eventsUrl: { value: string };
   close(): Promise<void>;
@@ -38,7 +40,7 @@ export interface Runtime {
  */
 export async function startRuntime(
   env: NodeJS.ProcessEnv,
-  options: { role?: Role; logLevel?: string; logDestination?: Writable; chatOut?: Writable } = {},
+  options: { role?: Role; logLevel?: string; logDestination?: Writable; chatOut?: Writable; verboseChat?: boolean } = {},
 ): Promise<Runtime> {
   const role = options.role ?? 'all';
   const config = loadConfig(readEnv(env));
@@ -53,17 +55,20 @@ export async function startRuntime(
   const slack = chatMode(config) === 'console' ? undefined : slackSettings(config);
   let sandbox: SlackSandbox | undefined;
   if (slack && chatMode(config) === 'sandbox' && (role === 'all' || role === 'web')) {
-    sandbox = await createSlackSandbox({ port: config.MEDIC_SANDBOX_PORT, signingSecret: slack.signingSecret, botToken: slack.botToken, medicEventsUrl: () => eventsUrl.value });
+    sandbox = await createSlackSandbox({
+      port: config.MEDIC_SANDBOX_PORT, signingSecret: slack.signingSecret, botToken: slack.botToken, medicEventsUrl: () => eventsUrl.value,
+      history: { redis, prefix: config.MEDIC_REDIS_PREFIX },
+    });
     slack.apiUrl = sandbox.apiUrl;
   }
-  const adapters = await createAdapters({ config, redis, logger, chatOut: options.chatOut ?? process.stdout, slack });
+  const adapters = await createAdapters({ config, redis, logger, chatOut: options.chatOut ?? process.stdout, slack, verboseChat: options.verboseChat });
   const crashAfter = new Set(config.MEDIC_CRASH_AFTER);
   const medic = createMedic({
     config, redis, adapters, logger, metrics,
     afterStep: crashAfter.size > 0 ? (step) => { if (crashAfter.has(step)) process.kill(process.pid, 'SIGKILL'); } : undefined,
   });
   return {
-    role, config, redis, redisUrl: url, embeddedRedis: Boolean(embedded), logger, metrics, adapters, medic, sandbox, eventsUrl,
+    role, config, redis, redisUrl: url, embeddedRedis: Boolean(embedded), logger, metrics, adapters, medic, sandbox, eventsUrl, verboseChat: options.verboseChat ?? false,
     async close() {
       await medic.close();
       await sandbox?.close();

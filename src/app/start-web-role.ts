@@ -1,6 +1,8 @@
 import { createSlackApp } from '../adapters/slack/create-slack-app.js';
 import { createOpsRoutes, type Route } from '../http/ops-routes.js';
 import { startHttpServer } from '../http/start-http-server.js';
+import { analystModeOf } from './create-analyst.js';
+import { presentStartBanner } from './start-banner.js';
 import type { Runtime } from './start-runtime.js';
 
 /**
@@ -38,7 +40,7 @@ export async function startWebRole(runtime: Runtime): Promise<() => Promise<void
     stops.push(() => http.close());
   }
   if (runtime.sandbox) {
-    process.stdout.write(`\nMedic's local Slack sandbox: ${runtime.sandbox.url}  (open it to see the cards and approve as Alice)\n\n`);
+    process.stdout.write(presentStartBanner({ sandboxUrl: runtime.sandbox.url, analyst: analystModeOf(config), verbose: runtime.verboseChat }));
   }
   return async () => {
     for (const stop of stops) await stop().catch(() => undefined);

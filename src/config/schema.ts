@@ -62,7 +62,11 @@ export const EnvSchema = z.object({
   MEDIC_CHECKS_MAX_LOOKS: intFrom(120, 1, 10_000),
 
   MEDIC_JOB_LOCK_MS: intFrom(30_000, 1_000),
-  MEDIC_SHUTDOWN_TIMEOUT_MS: intFrom(15_000, 100),
+  /**
+   * How long a stopping worker waits for its running jobs. Short: every step is checkpointed, so a
+   * job cut off here resumes on the next worker, and `docker stop` should not wait on an LLM call.
+   */
+  MEDIC_SHUTDOWN_TIMEOUT_MS: intFrom(1_500, 100),
   /** Fault injection for crash-safety drills: SIGKILL the worker after these steps persist. */
   MEDIC_CRASH_AFTER: listFrom([]),
 

@@ -98,6 +98,16 @@ export const Diagnostics = z.object({
 });
 export type Diagnostics = z.infer<typeof Diagnostics>;
 
+/** What a re-run hands the analyst: the person's reason and the proposal and cause it replaces. */
+export const ReviewRequest = z.object({
+  reason: z.string().max(1_000).optional(),
+  previousRootCause: z.string().max(2_000).optional(),
+  previousProposal: z.object({ file: z.string(), diff: z.string(), explanation: z.string() }).optional(),
+  by: z.string(),
+  at: z.string(),
+});
+export type ReviewRequest = z.infer<typeof ReviewRequest>;
+
 export const PIPELINE_STEPS = [
   'intake',
   'log-window',
@@ -162,6 +172,10 @@ export const Incident = z.object({
   tokens: z.record(z.string(), z.number().int().nonnegative()).default({}),
   /** Set when this incident is a recurrence: the closed incident of the same family before it. */
   previousIncidentId: z.string().optional(),
+  /** Why a person asked for a new analysis (`/medic fix <id> [reason]`), and what it replaces. */
+  review: ReviewRequest.optional(),
+  /** Fix branches of earlier rounds: a re-run never forgets a branch it pushed. */
+  earlierFixes: z.array(FixResult).default([]),
 });
 export type Incident = z.infer<typeof Incident>;
 
@@ -205,5 +219,6 @@ export function createIncident(input: {
     provenance: {},
     feedback: [],
     tokens: {},
+    earlierFixes: [],
   };
 }

@@ -8,6 +8,8 @@ import type { Metrics } from '../observability/metrics.js';
 import type { IncidentStore } from '../adapters/redis/incident-store.js';
 import { presentIncidentCard } from '../presenters/incident-card.js';
 import { presentThreadReply } from '../presenters/thread-reply.js';
+import { clipSubject } from '../domain/commit-subject.js';
+import { presentCommitSubject } from '../presenters/commit-message.js';
 import { presentPullRequestBody, presentPullRequestTitle } from '../presenters/pull-request-body.js';
 import type { Chat } from '../ports/chat.js';
 import type { FixPublisher, PullRequests } from '../ports/code.js';
@@ -127,14 +129,14 @@ async function updateCard(incident: Incident, deps: FixDeps): Promise<void> {
 function commitMessage(incident: Incident): string {
   const revert = incident.proposal?.revertOf;
   if (revert) {
-    const subject = `Revert "${revert.subject.split('\n', 1)[0] ?? ''}"`.slice(0, 100);
+    const subject = clipSubject(`Revert "${revert.subject.split('\n', 1)[0] ?? ''}"`);
     const body = [
       `This reverts commit ${revert.sha}'s change to ${incident.proposal?.file ?? ''}: it last changed the failing line of Medic incident ${incident.id}.`,
       `Approved by ${incident.decision?.actor.name ?? incident.decision?.actor.id ?? 'unknown'}.`,
     ];
     return redactSecrets([subject, '', ...body].join('\n'));
   }
-  const subject = `fix(${incident.service}): ${incident.title}`.slice(0, 72);
+  const subject = presentCommitSubject(incident);
   const body = [`Medic incident ${incident.id}.`, incident.rca ? `Root cause: ${incident.rca.rootCause}` : '', `Approved by ${incident.decision?.actor.name ?? incident.decision?.actor.id ?? 'unknown'}.`];
   return redactSecrets([subject, '', ...body.filter(Boolean)].join('\n'));
 }

@@ -7,6 +7,13 @@ export interface CodeCandidate {
   score: number;
 }
 
+/** A person's reason for a new analysis and what it replaces; untrusted text like any other. */
+export interface ReviewContext {
+  reason?: string | undefined;
+  previousRootCause?: string | undefined;
+  previousProposal?: { file: string; diff: string; explanation: string } | undefined;
+}
+
 export interface RcaInput {
   event: ErrorEvent;
   title: string;
@@ -15,6 +22,7 @@ export interface RcaInput {
   recentChanges: RecentChange[];
   /** The commits that last changed the failing lines (blame), most suspect first. */
   suspectCommits?: SuspectCommit[];
+  review?: ReviewContext | undefined;
 }
 
 export interface FixInput {
@@ -22,6 +30,7 @@ export interface FixInput {
   rca: RcaResult;
   recommendation: Recommendation;
   candidates: CodeCandidate[];
+  review?: ReviewContext | undefined;
 }
 
 export interface DraftFix {

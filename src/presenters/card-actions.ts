@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { code } from './mrkdwn.js';
 
 /** Action ids the Slack listeners route on; the presenter and the listeners share them. */
 export const ActionId = {
@@ -8,7 +9,17 @@ export const ActionId = {
   RunAction: 'medic_action_run',
   RequestStepUp: 'medic_action_step_up',
   ConfirmStepUp: 'medic_action_confirm',
+  Details: 'medic_details',
+  RerunConfirm: 'medic_rerun_confirm',
 } as const;
+
+/** What a Re-run anyway button carries: the incident and the reason typed with `/medic fix`. */
+export const RerunValue = z.object({ incidentId: z.string().min(1).max(200), reason: z.string().max(1_000).optional() });
+export type RerunValue = z.infer<typeof RerunValue>;
+
+/** What a View details button carries: only which incident. */
+export const DetailsValue = z.object({ incidentId: z.string().min(1).max(200) });
+export type DetailsValue = z.infer<typeof DetailsValue>;
 
 export const StepUpModal = { callbackId: 'medic_step_up_confirm', blockId: 'target', actionId: 'target_input' } as const;
 
@@ -54,10 +65,19 @@ export function button(actionId: string, text: string, value: unknown, extra: Re
   return { type: 'button', action_id: actionId, text: { type: 'plain_text', text, emoji: true }, value: JSON.stringify(value), ...extra };
 }
 
-export function presentDecisionButtons(value: DecisionValue, file: string): Record<string, unknown> {
+export function detailsButton(incidentId: string): Record<string, unknown> {
+  return button(ActionId.Details, 'View details', { incidentId });
+}
+
+/**
+ * Approve, Reject and View details in one row near the top of the card. The confirm dialog says
+ * where the whole diff was shown: on the card, or in the thread when it is too long for a card.
+ */
+export function presentDecisionButtons(value: DecisionValue, fix: { file: string; lines: number; wholeOnCard: boolean }): Record<string, unknown> {
+  const where = fix.wholeOnCard ? 'shown on the card' : "posted whole in this card's thread";
   const confirm = {
     title: { type: 'plain_text', text: 'Approve this fix?' },
-    text: { type: 'mrkdwn', text: `Medic will push a branch changing \`${file.slice(0, 200)}\` and open a draft PR.`, verbatim: true },
+    text: { type: 'mrkdwn', text: `Medic will push a branch changing ${code(fix.file, 200)} with exactly the ${fix.lines}-line diff ${where}, and open a draft PR when a code host is configured.`, verbatim: true },
     confirm: { type: 'plain_text', text: 'Approve' },
     deny: { type: 'plain_text', text: 'Cancel' },
   };
@@ -67,18 +87,19 @@ export function presentDecisionButtons(value: DecisionValue, file: string): Reco
     elements: [
       button(ActionId.Approve, 'Approve', value, { style: 'primary', confirm }),
       button(ActionId.Reject, 'Reject', value, { style: 'danger' }),
+      detailsButton(value.incidentId),
     ],
   };
 }
 
-export function presentFeedbackButtons(incidentId: string, target: 'rca' | 'fix'): Record<string, unknown> {
-  const label = target === 'rca' ? 'root cause' : 'fix';
+/** 👍 / 👎 on the root cause, and on the fix once there is one, in one row at the foot of the card. */
+export function presentFeedbackButtons(incidentId: string, targets: readonly ('rca' | 'fix')[]): Record<string, unknown> {
   return {
     type: 'actions',
-    block_id: `medic_feedback_${target}`,
-    elements: (['up', 'down'] as const).map((vote) =>
+    block_id: 'medic_feedback',
+    elements: targets.flatMap((target) => (['up', 'down'] as const).map((vote) =>
       // Distinct action ids per button: Slack requires them unique within a block.
-      button(`${ActionId.Feedback}_${target}_${vote}`, `${vote === 'up' ? '👍' : '👎'} ${label}`, { incidentId, target, vote }),
-    ),
+      button(`${ActionId.Feedback}_${target}_${vote}`, `${vote === 'up' ? '👍' : '👎'} ${target === 'rca' ? 'root cause' : 'fix'}`, { incidentId, target, vote }),
+    )),
   };
 }

@@ -1,37 +1,33 @@
 import type { Incident } from '../domain/incident.js';
-import { context, section, untrusted, untrustedCode } from './mrkdwn.js';
+import { diffFitsCard, diffStats, previewLines } from './diff-pages.js';
+import { code, context, section, untrusted } from './mrkdwn.js';
 
 type Block = Record<string, unknown>;
 
-const MAX_DIFF_LINES = 40;
-const MAX_DIFF_CHARS = 2_200;
-
-/** How an operator sees what the card had to cut. */
+/** How an operator reads the whole diff outside Slack. */
 export function fullDiffHint(incidentId: string): string {
-  const id = untrusted(incidentId, 100);
-  return `Full diff: \`npm run medic -- show ${id}\` or \`/medic status ${id}\``;
+  return `\`npm run medic -- show ${untrusted(incidentId, 100)}\``;
 }
 
 /**
- * The diff preview: the first lines of the unified diff, cut on a line boundary so the reader never
- * sees half a hunk header, with the count of what was left out and where to read all of it.
+ * The fix on the card: file, size, one line of explanation and the diff — whole when it fits the
+ * card, else its first lines with the pointer to the whole diff in the thread (posted before the
+ * card offers Approve, see the card step). Never redacted, never cut mid-line; invisible characters
+ * are shown as ⟨U+XXXX⟩ and counted here so nobody misses them.
  */
 export function presentDiffPreview(incident: Incident): Block[] {
   const proposal = incident.proposal;
   if (!proposal) return [];
-  // The `diff` package starts with "Index:"/"====" lines; the --- / +++ header is enough.
-  const all = proposal.diff.split('\n').filter((line) => !line.startsWith('Index: ') && !/^=+$/.test(line));
-  const shown: string[] = [];
-  let size = 0;
-  for (const line of all) {
-    const safe = untrustedCode(line, 200);
-    if (shown.length >= MAX_DIFF_LINES || size + safe.length + 1 > MAX_DIFF_CHARS) break;
-    shown.push(safe);
-    size += safe.length + 1;
-  }
-  const cut = all.length - shown.length;
-  const head = `*Proposed fix* · \`${untrusted(proposal.file, 200)}\`\n${untrusted(proposal.explanation, 300)}`;
-  const blocks = [section(`${head}\n\`\`\`${shown.join('\n')}\`\`\``, 'medic_diff')];
-  blocks.push(context(cut > 0 ? `Diff truncated: ${shown.length} of ${all.length} lines shown. ${fullDiffHint(incident.id)}` : fullDiffHint(incident.id)));
+  const stats = diffStats(proposal);
+  const lines = previewLines(proposal);
+  const head = `*Proposed fix* · ${code(proposal.file, 120)} · +${stats.added} −${stats.removed}\n${untrusted(proposal.explanation.replace(/\s+/g, ' '), 160)}`;
+  // A first line too long for a preview is not cut: the preview is left out and the thread has it.
+  const blocks = [section(lines.length > 0 ? `${head}\n\`\`\`${lines.join('\n')}\`\`\`` : head, 'medic_diff')];
+  const whole = diffFitsCard(proposal)
+    ? `Whole diff shown (${stats.lines} line${stats.lines === 1 ? '' : 's'}).`
+    : `Showing ${lines.length} of ${stats.lines} lines — the whole diff is in the thread.`;
+  const invisible = stats.invisible > 0 ? ` ⚠️ *${stats.invisible} invisible or control character${stats.invisible === 1 ? '' : 's'}* in the changed lines, shown as ⟨U+XXXX⟩.` : '';
+  const secret = stats.secretShaped > 0 ? ` ⚠️ *${stats.secretShaped} changed line${stats.secretShaped === 1 ? '' : 's'} look like a secret* — shown as is; check before approving.` : '';
+  blocks.push({ ...context(`${whole}${invisible}${secret}`), block_id: 'medic_diff_note' });
   return blocks;
 }

@@ -27,7 +27,8 @@ export function presentProgress(incident: Incident): string {
   const parts = steps
     .filter((step) => step !== 'card' && step !== 'thread-reply')
     .map((step) => {
-      if (isStepDone(incident, step)) return `✓ ${LABELS[step] ?? step}`;
+      // A finished PR step without a PR (no code host) must not read as "✓ pull request".
+      if (isStepDone(incident, step)) return step === 'pull-request' && !incident.fix?.pullRequest ? '– no PR' : `✓ ${LABELS[step] ?? step}`;
       if (running && !current) {
         current = true;
         return `⏳ ${LABELS[step] ?? step}`;
@@ -49,31 +50,66 @@ export function presentLink(url: string, label: string): string {
   return /^https?:\/\/[^\s<>|]+$/.test(url) ? `<${url}|${escapeMrkdwn(label)}>` : `${escapeMrkdwn(label)} (${untrusted(url, 200)})`;
 }
 
+/**
+ * The status in the words on-call people use: a pushed branch is "Branch pushed", an opened PR is
+ * "Draft PR opened", then "Checks passed" or "Checks failed". Nothing here says "Fixed": only
+ * production being healthy again would earn that, and Medic does not watch production.
+ */
+export function presentStatusWord(incident: Incident): string {
+  const fix = incident.fix;
+  switch (incident.state) {
+    case 'new':
+    case 'analyzing':
+      return '⏳ Analysing';
+    case 'awaiting_approval':
+      return '🟡 Awaiting approval';
+    case 'reported':
+      return incident.fingerprint.startsWith('overflow:') ? '📦 Storm overflow' : 'ℹ️ Analysed — no fix proposed';
+    case 'approved':
+    case 'fixing':
+      return '🔧 Approved — pushing';
+    case 'fixed':
+      if (fix?.checks === 'success') return '🟢 Checks passed';
+      if (fix?.checks === 'failure') return '🔴 Checks failed';
+      if (fix?.pullRequest) return '📬 Draft PR opened';
+      return fix?.pushStatus === 'pushed' ? '🌿 Branch pushed' : '⚠️ Committed, not pushed';
+    case 'fix_failed':
+      return '❌ Fix failed';
+    case 'rejected':
+      return '🚫 Rejected';
+    case 'closed':
+      return '☑️ Closed';
+  }
+}
+
 export function presentOutcome(incident: Incident): string | undefined {
   const decision = incident.decision;
   const by = decision ? presentActor(decision.actor) : 'someone';
   const fix = incident.fix;
   const branch = fix ? `branch \`${generated(fix.branch, 200)}\`` : '';
-  const pr = fix?.pullRequest ? `, PR ${presentLink(fix.pullRequest.url, `#${fix.pullRequest.number}`)}` : '';
+  const pr = fix?.pullRequest ? `draft PR ${presentLink(fix.pullRequest.url, `#${fix.pullRequest.number}`)}` : '';
   switch (incident.state) {
     case 'new':
     case 'analyzing':
-      return '⏳ *Analysing…*';
+      return undefined;
     case 'awaiting_approval':
-      return '🟡 *Awaiting approval* — an approver can apply the proposed fix.';
+      return undefined;
     case 'reported':
-      if (incident.fingerprint.startsWith('overflow:')) return `📦 *Storm overflow* — ${untrusted(incident.proposalNote ?? 'new families above the hourly cap are counted here, not analysed', 400)}`;
-      return `ℹ️ *Analysed — no fix proposed.*${incident.proposalNote ? ` ${untrusted(incident.proposalNote, 400)}` : ''}`;
+      if (incident.fingerprint.startsWith('overflow:')) return `📦 *Storm overflow* — ${untrusted(incident.proposalNote ?? 'new families above the hourly cap are counted here, not analysed', 300)}`;
+      return `ℹ️ *Analysed — no fix proposed.*${incident.proposalNote ? ` ${untrusted(incident.proposalNote, 220)}` : ''}`;
     case 'approved':
       return `✅ *Approved by ${by}* — pushing…`;
     case 'fixing':
       return `🔧 *Approved by ${by}* — pushing…${branch ? ` (${branch})` : ''}`;
-    case 'fixed':
-      return `✅ *Fixed* — approved by ${by}; ${branch}${pr}${fix?.checks ? ` · checks ${fix.checks}` : ''}.`;
+    case 'fixed': {
+      const word = presentStatusWord(incident);
+      const where = pr ? `${pr} from ${branch}` : `${branch}${fix?.pushStatus === 'pushed' ? ' — no PR opened (no code host configured)' : ''}`;
+      return `${word.replace(/^(\S+) (.*)$/, '$1 *$2*')} — ${where}; approved by ${by}.`;
+    }
     case 'fix_failed':
-      return `❌ *Fix failed* — ${untrusted(incident.error ?? fix?.pushError ?? 'unknown reason', 500)}`;
+      return `❌ *Fix failed* — ${untrusted(incident.error ?? fix?.pushError ?? 'unknown reason', 400)}`;
     case 'rejected':
-      return `🚫 *Rejected by ${by}*${decision?.reason ? `: ${untrusted(decision.reason, 500)}` : ''}`;
+      return `🚫 *Rejected by ${by}*${decision?.reason ? `: ${untrusted(decision.reason, 400)}` : ''}`;
     case 'closed':
       return '☑️ *Closed*';
   }

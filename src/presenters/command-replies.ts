@@ -1,13 +1,14 @@
 import type { ChatMessage } from '../ports/chat.js';
 import type { IncidentView } from '../use-cases/incident-commands.js';
 import { presentIncidentCard } from './incident-card.js';
+import { ActionId, button, type RerunValue } from './card-actions.js';
 import { section, untrusted } from './mrkdwn.js';
 
 export const HELP_TEXT = [
   '*Medic* — `/medic <command>`',
   '• `/medic list` — open incidents',
   '• `/medic status <incident>` — the full card for one incident',
-  '• `/medic fix <incident>` — re-run the analysis and fix proposal',
+  '• `/medic fix <incident> [reason]` — re-run the analysis and the fix proposal; the reason (or the rejection\'s) and the previous proposal are given to the analyst. On an incident whose branch was pushed it asks you to confirm first, and the branch stays on record',
   '• `/medic help` — this message',
 ].join('\n');
 
@@ -32,4 +33,15 @@ export function presentList(views: IncidentView[]): ChatMessage {
 
 export function presentNotice(text: string): ChatMessage {
   return { text, blocks: [section(text)] };
+}
+
+/** The confirm step of `/medic fix` on an incident whose fix branch was pushed: only the caller sees it. */
+export function presentRerunConfirm(message: string, value: RerunValue): ChatMessage {
+  return {
+    text: message,
+    blocks: [
+      section(untrusted(message, 1_500)),
+      { type: 'actions', block_id: 'medic_rerun', elements: [button(ActionId.RerunConfirm, 'Re-run anyway', value, { style: 'danger' })] },
+    ],
+  };
 }

@@ -1,12 +1,13 @@
 import type { ChatMessage } from '../ports/chat.js';
 import type { IncidentView } from '../use-cases/incident-commands.js';
 import { fitToLimits } from './block-limits.js';
-import { presentEvidence, presentRecommendation, presentRootCause, presentSimilarDocs } from './card-analysis.js';
-import { presentDecisionButtons, presentFeedbackButtons } from './card-actions.js';
-import { presentActionIntents } from './card-intents.js';
+import { detailsButton, presentDecisionButtons, presentFeedbackButtons } from './card-actions.js';
 import { presentDiffPreview } from './card-fix.js';
+import { presentActionIntents } from './card-intents.js';
 import { presentOutcome, presentProgress } from './card-progress.js';
-import { context, escapeMrkdwn, plain, section, untrusted } from './mrkdwn.js';
+import { presentFields, presentNextStep, presentShortRootCause, presentTitle } from './card-summary.js';
+import { diffFitsCard, diffStats } from './diff-pages.js';
+import { context, escapeMrkdwn, generated, plain, section, untrusted } from './mrkdwn.js';
 
 export { escapeMrkdwn };
 
@@ -17,40 +18,51 @@ export interface CardOptions {
   interactive?: boolean;
 }
 
+type Part = { block: Record<string, unknown>; dropRank?: number };
+
 /**
- * The incident card: a pure function of the incident, rendered by Slack, the sandbox or the
- * console. Every untrusted text is redacted and escaped; the result stays within Block Kit limits.
+ * The incident card, read at a glance: a header with severity and service, the title, a two-column
+ * summary (status, events, confidence, suspect), the root cause in two lines, the fix and its diff,
+ * and Approve / Reject / View details right under it. Evidence, similar docs, contributing factors,
+ * recent changes and the recommendation live in View details; a diff too long for the card is
+ * posted whole in the thread. A pure function of the incident, rendered by Slack, the sandbox or
+ * the console; every untrusted text goes through the one escaper.
  */
 export function presentIncidentCard({ incident, stats }: IncidentView, options: CardOptions = {}): ChatMessage {
   const interactive = options.interactive ?? true;
   const icon = SEVERITY_ICON[incident.severity] ?? '⚠️';
-  const seen = stats ? ` · ${stats.count} event${stats.count === 1 ? '' : 's'} since ${stats.firstSeen.slice(0, 16).replace('T', ' ')}` : '';
-  const progress = presentProgress(incident);
+  const running = ['new', 'analyzing', 'approved', 'fixing'].includes(incident.state);
   const outcome = presentOutcome(incident);
-  const parts: { block: Record<string, unknown>; dropRank?: number }[] = [
-    { block: { type: 'header', text: { type: 'plain_text', text: plain(`${icon} ${incident.service} · ${incident.severity.toUpperCase()}`, 150), emoji: true } } },
-    { block: section(`*${untrusted(incident.title, 400)}*`, 'medic_title') },
-    { block: context(`Incident \`${escapeMrkdwn(incident.id)}\` · ${incident.state.replace('_', ' ')}${seen}`) },
+  const parts: Part[] = [
+    { block: { type: 'header', text: { type: 'plain_text', text: plain(`${icon} ${incident.severity.toUpperCase()} · ${incident.service}`, 150), emoji: true } } },
+    { block: presentTitle(incident) },
+    { block: presentFields(incident, stats) },
   ];
-  if (incident.previousIncidentId) parts.push({ block: context(`↩️ Recurrence of \`${escapeMrkdwn(incident.previousIncidentId)}\``) });
-  if (progress) parts.push({ block: context(progress) });
-  if (incident.logs?.note) parts.push({ block: context(`Logs: ${untrusted(incident.logs.note, 300)}`), dropRank: 4 });
-  for (const block of presentRootCause(incident)) parts.push({ block, dropRank: 1 });
-  for (const block of presentEvidence(incident)) parts.push({ block, dropRank: 3 });
-  for (const block of presentSimilarDocs(incident)) parts.push({ block, dropRank: 5 });
-  for (const block of presentRecommendation(incident)) parts.push({ block, dropRank: 2 });
-  parts.push(...presentActionIntents(incident, interactive));
-  if (interactive && incident.rca) parts.push({ block: presentFeedbackButtons(incident.id, 'rca') });
-  if (incident.proposal) {
-    parts.push({ block: { type: 'divider' } });
-    for (const block of presentDiffPreview(incident)) parts.push({ block, dropRank: 1 });
-  }
-  if (incident.proposalNote && incident.state !== 'reported') parts.push({ block: context(untrusted(incident.proposalNote, 400)), dropRank: 4 });
+  const line = [`Incident \`${generated(incident.id, 100)}\``];
+  if (incident.previousIncidentId) line.push(`↩️ recurrence of \`${generated(incident.previousIncidentId, 100)}\``);
+  const earlier = incident.earlierFixes.at(-1);
+  if (earlier) line.push(`earlier branch \`${generated(earlier.branch, 120)}\` kept${incident.earlierFixes.length > 1 ? ` (+${incident.earlierFixes.length - 1} more)` : ''}`);
+  if (incident.review?.reason && running) line.push(`re-run: ${untrusted(incident.review.reason, 120)}`);
+  if (running) line.push(presentProgress(incident));
+  parts.push({ block: { ...context(line.join(' · ')), block_id: 'medic_context' } });
+  for (const block of presentShortRootCause(incident)) parts.push({ block, dropRank: 2 });
+  for (const block of presentNextStep(incident)) parts.push({ block, dropRank: 3 });
+  if (incident.proposal) for (const block of presentDiffPreview(incident)) parts.push({ block, dropRank: 1 });
   if (outcome) parts.push({ block: section(outcome, 'medic_outcome') });
-  if (interactive && incident.proposal && incident.state === 'awaiting_approval') {
-    parts.push({ block: presentDecisionButtons({ incidentId: incident.id, proposalHash: incident.proposal.contentHash }, incident.proposal.file) });
+  if (interactive) {
+    const proposal = incident.proposal;
+    if (proposal && incident.state === 'awaiting_approval') {
+      const value = { incidentId: incident.id, proposalHash: proposal.contentHash };
+      parts.push({ block: presentDecisionButtons(value, { file: proposal.file, lines: diffStats(proposal).lines, wholeOnCard: diffFitsCard(proposal) }) });
+    } else if (!running || incident.rca) {
+      // One row: View details and the 👍/👎 feedback (their values name the incident and target only).
+      const feedback = incident.rca && !running ? (presentFeedbackButtons(incident.id, incident.fix ? ['rca', 'fix'] : ['rca']).elements as unknown[]) : [];
+      parts.push({ block: { type: 'actions', block_id: 'medic_more', elements: [detailsButton(incident.id), ...feedback] } });
+    }
   }
-  if (interactive && incident.fix) parts.push({ block: presentFeedbackButtons(incident.id, 'fix') });
-  // The fallback text is mrkdwn too (notifications, screen readers): escaped like the rest.
-  return { text: untrusted(`Medic ${incident.severity} incident in ${incident.service}: ${incident.title}`, 300), blocks: fitToLimits(parts) };
+  parts.push(...presentActionIntents(incident, interactive));
+  if (interactive && incident.rca && incident.state === 'awaiting_approval') parts.push({ block: presentFeedbackButtons(incident.id, ['rca']), dropRank: 4 });
+  // The fallback text is for notifications and screen readers: no markup there, entities escaped.
+  return { text: plain(`Medic ${incident.severity} incident in ${incident.service}: ${incident.title}`, 300), blocks: fitToLimits(parts) };
 }
+

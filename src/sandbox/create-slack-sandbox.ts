@@ -1,10 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { serveEmoji } from './emoji-font.js';
 import { applyResponse } from './inbound.js';
 import { parseArgs, readBody, sendFile, sendJson } from './http-io.js';
 import { handlePageAction, pageState, type PageDeps } from './page-routes.js';
+import { createSandboxHistory } from './sandbox-history.js';
 import { SandboxState, type Fault } from './sandbox-state.js';
+import type { Redis } from 'ioredis';
 import { SANDBOX_USERS, type SandboxUser } from './sandbox-users.js';
 import { callWebApi } from './web-api.js';
 
@@ -19,6 +22,8 @@ export interface SlackSandboxOptions {
   channelId?: string;
   users?: readonly SandboxUser[];
   command?: string;
+  /** Where the channel history is kept across restarts; in memory only when absent. */
+  history?: { redis: Redis; prefix: string };
 }
 
 export interface SlackSandbox {
@@ -46,6 +51,8 @@ const PAGE_FILES: Record<string, [string, string]> = {
  */
 export async function createSlackSandbox(options: SlackSandboxOptions): Promise<SlackSandbox> {
   const state = new SandboxState({ id: options.channelId ?? 'C0INCIDENTS', name: options.channelName ?? 'incidents' });
+  const history = options.history && createSandboxHistory({ ...options.history, channel: state.channel.id });
+  if (history) state.restore(await history.load());
   let baseUrl = '';
   const deps: PageDeps = {
     state,
@@ -62,16 +69,24 @@ export async function createSlackSandbox(options: SlackSandboxOptions): Promise<
     if (req.method === 'POST' && api?.[1]) {
       const args = parseArgs(await readBody(req), req.headers['content-type']);
       const reply = callWebApi(state, options.botToken, api[1], req.headers.authorization, args);
+      // Saved before Medic hears ok: a card ts it records is never one a restart would lose.
+      await history?.save(state);
       return sendJson(res, reply.status, reply.body, reply.headers);
     }
     const respond = /^\/respond\/([\w-]+)$/.exec(url.pathname);
     if (req.method === 'POST' && respond?.[1]) {
       const body = parseArgs(await readBody(req), 'application/json');
-      return applyResponse(state, respond[1], body) ? sendJson(res, 200, { ok: true }) : sendJson(res, 404, { ok: false, error: 'used_url' });
+      const applied = applyResponse(state, respond[1], body);
+      await history?.save(state);
+      return applied ? sendJson(res, 200, { ok: true }) : sendJson(res, 404, { ok: false, error: 'used_url' });
     }
     if (req.method === 'GET' && url.pathname === '/sandbox/state') return sendJson(res, 200, pageState(deps, url.searchParams.get('user') ?? ''));
     const action = /^\/sandbox\/(click|submit|close|command)$/.exec(url.pathname);
-    if (req.method === 'POST' && action?.[1]) return handlePageAction(deps, action[1], parseArgs(await readBody(req), 'application/json'), res);
+    if (req.method === 'POST' && action?.[1]) {
+      await handlePageAction(deps, action[1], parseArgs(await readBody(req), 'application/json'), res);
+      return history?.save(state);
+    }
+    if (req.method === 'GET' && (await serveEmoji(url.pathname, res))) return;
     const file = req.method === 'GET' ? PAGE_FILES[url.pathname] : undefined;
     if (file) return sendFile(res, await readFile(new URL(`./page/${file[0]}`, import.meta.url), 'utf8'), file[1]);
     sendJson(res, 404, { ok: false, error: 'not_found' });

@@ -97,9 +97,10 @@ export function applyResponse(state: SandboxState, token: string, body: Record<s
   const blocks = Array.isArray(body.blocks) ? body.blocks : [];
   const source = target.messageTs ? state.find(target.messageTs) : undefined;
   if (source && body.delete_original === true) {
-    state.messages.splice(state.messages.indexOf(source), 1);
+    state.remove(source);
   } else if (source && body.replace_original === true) {
     Object.assign(source, { text, blocks, edited: true });
+    state.edited(source);
   } else if (body.response_type === 'in_channel') {
     state.add({ channel: target.channel, user: SANDBOX_BOT.userId, botId: SANDBOX_BOT.botId, text, blocks });
     return true;

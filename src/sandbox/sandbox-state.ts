@@ -45,6 +45,9 @@ export class SandboxState {
   /** Every Web API call received, for tests: method and parsed arguments (never the token). */
   readonly calls: { method: string; args: Record<string, unknown> }[] = [];
   version = 0;
+  /** Messages changed or deleted since the history last saved them (see sandbox-history.ts). */
+  readonly changed = new Set<string>();
+  readonly deleted = new Set<string>();
   private lastTs = 0;
 
   constructor(readonly channel: { id: string; name: string }) {}
@@ -63,8 +66,39 @@ export class SandboxState {
   add(message: Omit<SandboxMessage, 'ts'>): SandboxMessage {
     const stored = { ...message, ts: this.nextTs() };
     this.messages.push(stored);
+    if (!stored.ephemeralFor) this.changed.add(stored.ts);
     this.touch();
     return stored;
+  }
+
+  /** Records an edit in place (chat.update, replace_original) for the history to save. */
+  edited(message: SandboxMessage): void {
+    if (!message.ephemeralFor) this.changed.add(message.ts);
+    this.touch();
+  }
+
+  remove(message: SandboxMessage): void {
+    const index = this.messages.indexOf(message);
+    if (index >= 0) this.messages.splice(index, 1);
+    this.changed.delete(message.ts);
+    if (!message.ephemeralFor) this.deleted.add(message.ts);
+    this.touch();
+  }
+
+  /** Restores saved messages (oldest first) after a restart; new ts stay above the newest. */
+  restore(messages: SandboxMessage[]): void {
+    this.messages.unshift(...messages);
+    for (const m of messages) {
+      const [sec = '0', micro = '0'] = m.ts.split('.');
+      this.lastTs = Math.max(this.lastTs, Number(sec) * 1_000_000 + Number(micro));
+    }
+    this.touch();
+  }
+
+  /** Keeps the newest `limit` channel messages (top level and replies); older ones are forgotten. */
+  trim(limit: number): void {
+    const kept = this.messages.filter((m) => !m.ephemeralFor);
+    for (const old of kept.slice(0, Math.max(0, kept.length - limit))) this.remove(old);
   }
 
   find(ts: string): SandboxMessage | undefined {

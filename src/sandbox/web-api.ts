@@ -56,15 +56,14 @@ const methods: Record<string, Method> = {
     m.text = textOf(args.text, m.text);
     if (args.blocks !== undefined) m.blocks = (json(args.blocks) as unknown[]) ?? [];
     m.edited = true;
-    state.touch();
+    state.edited(m);
     return ok({ channel: m.channel, ts: m.ts, text: m.text, message: present(m, false) });
   },
   'chat.delete': (state, args) => {
-    const index = state.messages.findIndex((m) => m.ts === args.ts && !m.ephemeralFor);
-    if (index < 0) return fail('message_not_found');
-    const [m] = state.messages.splice(index, 1);
-    state.touch();
-    return ok({ channel: m?.channel, ts: m?.ts });
+    const m = state.messages.find((candidate) => candidate.ts === args.ts && !candidate.ephemeralFor);
+    if (!m) return fail('message_not_found');
+    state.remove(m);
+    return ok({ channel: m.channel, ts: m.ts });
   },
   'chat.postEphemeral': (state, args) => {
     const channel = state.resolveChannel(args.channel);

@@ -82,7 +82,7 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
   return {
     approve: (input) => decide('approved', input),
     reject: (input) => decide('rejected', input),
-    async rerun({ incidentId, caller }) {
+    async rerun({ incidentId, caller, reason, confirmed }) {
       const refused = await authorize('incident.rerun', caller, incidentId);
       if (refused) return refused;
       const incident = await deps.store.get(incidentId);
@@ -90,17 +90,27 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
       if (!canTransition(incident.state, 'analyzing') || incident.state === 'new') {
         return { ok: false, code: 'ERR_INVALID_TRANSITION', message: `Incident ${incidentId} is ${incident.state}; it can be re-run once its current work finishes.` };
       }
+      if (incident.fix && !confirmed) {
+        return { ok: false, code: 'ERR_CONFIRM_REQUIRED', message: `Incident ${incidentId} already has branch ${incident.fix.branch}${incident.fix.pullRequest ? ` and draft PR #${incident.fix.pullRequest.number}` : ''}. Re-running analyses it again and proposes a new fix; the branch stays on record. Confirm to go ahead.` };
+      }
       const at = now();
       const restarted = await deps.store.update(incidentId, (current) =>
-        canTransition(current.state, 'analyzing') && current.state !== 'new'
+        canTransition(current.state, 'analyzing') && current.state !== 'new' && (confirmed || !current.fix)
           ? {
-              incident: { ...transition(current, 'analyzing', at), round: current.round + 1, steps: restartedSteps(current), proposal: undefined, proposalNote: undefined, decision: undefined, fix: undefined, error: undefined },
-              audit: [{ at, action: 'incident.rerun', outcome: 'allowed', actor: actorOf(caller) }],
+              incident: {
+                ...transition(current, 'analyzing', at), round: current.round + 1, steps: restartedSteps(current),
+                review: reviewOf(current, reason, caller, at),
+                earlierFixes: current.fix ? [...current.earlierFixes, current.fix] : current.earlierFixes,
+                rca: undefined, recommendation: undefined, diagnostics: undefined, proposal: undefined, proposalNote: undefined, decision: undefined, fix: undefined, error: undefined,
+              },
+              audit: [{ at, action: 'incident.rerun', outcome: 'allowed', actor: actorOf(caller), ...(reason ? { reason } : {}), details: { confirmed: Boolean(confirmed), keptBranch: current.fix?.branch ?? null } }],
             }
           : undefined,
       );
+      if (restarted.round === incident.round) return { ok: false, code: 'ERR_CONFLICT', message: `Incident ${incidentId} changed a moment ago; try again.` };
       await deps.enqueueAnalysis(incidentId, restarted.round);
-      return { ok: true, view: await view(restarted), message: `Re-running the fix proposal for ${incidentId} on its current evidence and analysis.` };
+      const given = restarted.review?.reason ? ' with your reason' : '';
+      return { ok: true, view: await view(restarted), message: `Re-running the analysis and the fix proposal for ${incidentId}${given}; the previous proposal is shown to the analyst so it is not repeated blindly.` };
     },
     async status(incidentId) {
       const incident = await deps.store.get(incidentId);
@@ -122,10 +132,23 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
   };
 }
 
-// The evidence and the analysis stay; the fix proposal, the card outcome and any fix round are redone.
-const RERUN_STEPS = new Set<string>(['fix-proposal', 'card', ...FIX_STEPS]);
+// The evidence stays (logs, similar docs, recent changes); the analysis and the fix are redone.
+const RERUN_STEPS = new Set<string>(['rca', 'recommend', 'diagnostics', 'fix-proposal', 'card', ...FIX_STEPS]);
 
-/** A re-run of the fix proposal keeps every finished step before it, so it costs one LLM call. */
+/** A re-run keeps every evidence step before the analysis. */
 function restartedSteps(incident: Incident): Incident['steps'] {
   return Object.fromEntries(Object.entries(incident.steps).filter(([step]) => !RERUN_STEPS.has(step)));
+}
+
+/** The reason given now, else the rejection's; and the proposal and cause it replaces. */
+function reviewOf(incident: Incident, reason: string | undefined, caller: Caller, at: string): Incident['review'] {
+  const given = reason?.trim() || (incident.decision?.verdict === 'rejected' ? incident.decision.reason : undefined);
+  const previous = incident.proposal ?? incident.review?.previousProposal;
+  return {
+    ...(given ? { reason: given.slice(0, 1_000) } : {}),
+    ...(incident.rca ? { previousRootCause: incident.rca.rootCause } : {}),
+    ...(previous ? { previousProposal: { file: previous.file, diff: previous.diff, explanation: previous.explanation } } : {}),
+    by: caller.userId,
+    at,
+  };
 }

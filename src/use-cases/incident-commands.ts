@@ -22,8 +22,12 @@ export interface Caller {
 export interface IncidentCommands {
   approve(input: { incidentId: string; caller: Caller; proposalHash: string }): Promise<CommandResult>;
   reject(input: { incidentId: string; caller: Caller; proposalHash: string; reason: string }): Promise<CommandResult>;
-  /** Re-runs the analysis and fix proposal (`/medic fix <id>`). */
-  rerun(input: { incidentId: string; caller: Caller }): Promise<CommandResult>;
+  /**
+   * Re-runs the analysis and the fix proposal (`/medic fix <id> [reason]`), giving the analyst the
+   * reason (or the rejection's) and the previous proposal. An incident whose fix branch was pushed
+   * answers ERR_CONFIRM_REQUIRED unless `confirmed`; its branch stays on record either way.
+   */
+  rerun(input: { incidentId: string; caller: Caller; reason?: string; confirmed?: boolean }): Promise<CommandResult>;
   status(incidentId: string): Promise<IncidentView | undefined>;
   list(options?: { openOnly?: boolean; limit?: number }): Promise<IncidentView[]>;
   feedback(input: { incidentId: string; caller: Caller; target: 'rca' | 'fix'; vote: 'up' | 'down' }): Promise<CommandResult>;

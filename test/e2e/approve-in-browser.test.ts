@@ -58,7 +58,8 @@ describe('approve in the browser', () => {
   it('renders the card from Block Kit with untrusted text shown as text, not markup', async () => {
     const card = page.locator('.message', { hasText: 'inc-e2e-1' });
     await card.getByText('Root cause', { exact: true }).waitFor();
-    await expect(card.locator('.block.header').textContent()).resolves.toContain('checkout · ERROR');
+    await card.getByRole('button', { name: 'View details' }).waitFor();
+    await expect(card.locator('.block.header').textContent()).resolves.toContain('ERROR · checkout');
     await expect(card.textContent()).resolves.toContain('Checkout fails: <!channel> PaymentTimeoutException');
     expect(await card.locator('.mention').count()).toBe(0);
   });
@@ -79,7 +80,7 @@ describe('approve in the browser', () => {
     await approveThroughConfirm();
     const card = page.locator('.message', { hasText: 'inc-e2e-1' });
     await card.locator('.reply', { hasText: /fix\/inc-e2e-1-\d{14}/ }).waitFor();
-    await card.getByText(/Fixed/).first().waitFor();
+    await card.getByText(/Branch pushed/).first().waitFor();
     await expect(card.textContent()).resolves.toMatch(/approved by @alice/i);
     expect(await card.getByRole('button', { name: 'Approve' }).count()).toBe(0);
     expect(h.sandbox.state.messages.filter((m) => !m.threadTs && !m.ephemeralFor)).toHaveLength(1);

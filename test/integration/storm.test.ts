@@ -79,7 +79,7 @@ describe('the card count', () => {
     const count = (await medic.store.stats(incident!.id))?.count;
     expect(count).toBe(11);
     const last = (await transcript(w)).filter((row) => row.key === `card:${incident!.id}`).at(-1);
-    expect([last?.kind, JSON.stringify(last?.blocks)]).toEqual(['update', expect.stringContaining(`${count} events since`)]);
+    expect([last?.kind, JSON.stringify(last?.blocks)]).toEqual(['update', expect.stringContaining(`*Events*\\n${count} · `)]);
   });
 });
 

@@ -60,7 +60,7 @@ describe('the whole loop on the embedded defaults', () => {
     expect(fixBranches(join(w.env.MEDIC_DATA_DIR!, 'remotes/sample-service.git'))).toEqual([]);
   }, 120_000);
 
-  it('after a rejection, a re-run redoes only the fix proposal and the card, through the queue', async () => {
+  it('after a rejection, /medic fix re-runs the analysis and the fix proposal with the reason, through the queue', async () => {
     const started = await startCheckoutWorld('scripted');
     world = started.world;
     const { world: w, medic } = started;
@@ -72,10 +72,12 @@ describe('the whole loop on the embedded defaults', () => {
       const incident = await medic.store.get(first.id);
       return incident?.state === 'awaiting_approval' && incident.round === 1 ? incident : undefined;
     }, 'the re-run proposal');
-    expect(again.proposal?.contentHash).toBe(first.proposal?.contentHash);
     expect(again.decision).toBeUndefined();
+    // The model was shown the rejection's reason and the proposal it replaces, fenced as data.
+    expect(again.analysisContext).toContain('wrong place');
+    expect(again.analysisContext).toContain('previous proposal for src/checkout/discounts.ts');
     const trail = await medic.audit.list({ incidentId: first.id });
     const count = (action: string) => trail.filter((a) => a.action === action).length;
-    expect([count('step.rca'), count('step.fix-proposal'), count('step.card'), count('incident.rerun')]).toEqual([1, 2, 2, 1]);
+    expect([count('step.log-window'), count('step.rca'), count('step.fix-proposal'), count('step.card'), count('incident.rerun')]).toEqual([1, 2, 2, 2, 1]);
   }, 120_000);
 });

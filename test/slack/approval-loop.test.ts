@@ -23,7 +23,7 @@ afterAll(async () => h.close());
 
 beforeEach(async () => {
   id += 1;
-  const fresh = buildAnalysedIncident({ id: `inc-loop-${id}` });
+  const fresh = buildAnalysedIncident({ id: `inc-loop-${id}`, title: "Checkout <*> failed for order <*>" });
   const card = await h.chat.postCard(`card:${fresh.id}`, presentIncidentCard({ incident: fresh }));
   incident = { ...fresh, card };
   cardTs = card.ts;
@@ -63,7 +63,8 @@ describe('Approve', () => {
     const approve = h.commands.calls.filter((c) => c.method === 'approve').at(-1)?.input as any;
     expect(approve).toMatchObject({ incidentId: incident.id, proposalHash: incident.proposal!.contentHash, caller: { userId: 'U0APPROVER', via: 'slack' } });
     const card = h.sandbox.state.find(cardTs)!;
-    expect(JSON.stringify(card.blocks)).toContain('Fixed');
+    expect(JSON.stringify(card.blocks)).toContain('Branch pushed');
+    expect(JSON.stringify(card.blocks)).not.toContain('Fixed');
     expect(JSON.stringify(card.blocks)).not.toContain('medic_approve');
     const replies = h.sandbox.state.messages.filter((m) => m.threadTs === cardTs);
     expect(replies).toHaveLength(1);
@@ -106,6 +107,9 @@ describe('Reject', () => {
     await click('U0APPROVER', 'medic_reject', value(), false);
     while (h.sandbox.state.views.size === 0) await new Promise((r) => setImmediate(r));
     const [open] = [...h.sandbox.state.views.values()];
+    // The title is escaped once for the modal's plain_text, never twice (`&amp;lt;`).
+    expect(JSON.stringify(open!.view.blocks)).not.toContain('&amp;lt;');
+    expect(JSON.stringify(open!.view.blocks)).toContain('Checkout &lt;*&gt; failed');
     h.sandbox.state.views.clear();
     expect(open!.userId).toBe('U0APPROVER');
     expect(open!.view.callback_id).toBe('medic_reject_reason');

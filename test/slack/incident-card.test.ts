@@ -6,6 +6,7 @@ import { escapeMrkdwn, presentIncidentCard } from '../../src/presenters/incident
 import { presentThreadReply } from '../../src/presenters/thread-reply.js';
 import { buildAnalysedIncident, buildIncident } from '../fixtures/slack/build-incident.js';
 import type { Incident } from '../../src/domain/incident.js';
+import { createFixProposal } from '../../src/domain/fix.js';
 
 type Block = Record<string, any>;
 const card = (incident: Incident) => {
@@ -20,46 +21,68 @@ function assertWithinLimits(blocks: Block[]) {
   expect(blocks.length).toBeLessThanOrEqual(LIMITS.blocks);
   expect(measureText(blocks)).toBeLessThanOrEqual(LIMITS.totalText);
   for (const b of blocks) {
-    if (b.type === 'section') expect(b.text.text.length).toBeLessThanOrEqual(LIMITS.sectionText);
+    if (b.type === 'section' && b.text) expect(b.text.text.length).toBeLessThanOrEqual(LIMITS.sectionText);
+    for (const f of b.fields ?? []) expect(f.text.length).toBeLessThanOrEqual(2_000);
     if (b.type === 'header') expect(b.text.text.length).toBeLessThanOrEqual(LIMITS.headerText);
     for (const e of b.elements ?? []) if (e.type === 'button') expect(e.value.length).toBeLessThanOrEqual(LIMITS.buttonValue);
   }
 }
 
 describe('presentIncidentCard', () => {
-  it('shows service and severity, root cause with confidence, factors, recommendation', () => {
-    const { blocks, text } = card(buildAnalysedIncident());
-    expect(blocks[0]).toMatchObject({ type: 'header', text: { type: 'plain_text', text: expect.stringContaining('checkout · ERROR') } });
-    expect(byId(blocks, 'medic_rca')?.text.text).toMatch(/Root cause\* · confidence 86%/);
-    expect(all(blocks)).toContain('No retries on idempotent calls');
-    expect(byId(blocks, 'medic_recommendation')?.text.text).toContain('risk low');
+  it('is compact: a header with severity and service, a fields summary, the root cause, the diff and the buttons', () => {
+    const incident = buildAnalysedIncident({ recentChanges: [{ sha: 'a1b2c3d4e5f6', author: 'dev', date: '2024-03-09', subject: 'tighten timeouts', files: ['src/payments/gateway-client.ts'] }] });
+    const { blocks, text } = card(incident);
+    expect(blocks[0]).toMatchObject({ type: 'header', text: { type: 'plain_text', text: expect.stringContaining('ERROR · checkout') } });
+    const fields = (byId(blocks, 'medic_fields')!.fields as Block[]).map((f) => f.text as string);
+    expect(fields).toEqual([expect.stringMatching(/^\*Status\*\n.*Awaiting approval/), expect.stringMatching(/^\*Events\*/), expect.stringMatching(/^\*Confidence\*\n86%/), expect.stringContaining('`a1b2c3d`')]);
+    expect(byId(blocks, 'medic_rca')?.text.text).toContain('client timeout fires first');
+    expect(blocks.length).toBeLessThanOrEqual(15);
+    // Approve / Reject / View details sit right under the diff.
+    const ids = blocks.map((b) => b.block_id);
+    expect(ids.indexOf('medic_decision')).toBe(ids.indexOf('medic_diff_note') + 1);
     expect(text).toContain('checkout');
   });
 
-  it('cites only the evidence lines the RCA names', () => {
-    const evidence = byId(card(buildAnalysedIncident()).blocks, 'medic_evidence')!.text.text as string;
-    expect(evidence).toContain('log-1');
-    expect(evidence).toContain('log-2');
-    expect(evidence).not.toContain('log-0');
+  it('keeps evidence, factors, similar docs, recent changes and the recommendation for View details', () => {
+    const { blocks } = card(buildAnalysedIncident());
+    for (const id of ['medic_evidence', 'medic_docs', 'medic_recommendation']) expect(byId(blocks, id)).toBeUndefined();
+    expect(all(blocks)).not.toContain('No retries on idempotent calls');
+    expect(byId(blocks, 'medic_decision')!.elements.map((e: Block) => e.text.text)).toEqual(['Approve', 'Reject', 'View details']);
   });
 
-  it('shows similar docs with similarity marked approximate', () => {
-    const docs = byId(card(buildAnalysedIncident()).blocks, 'medic_docs')!.text.text as string;
-    expect(docs).toContain('approximate');
-    expect(docs).toContain('~82%');
+  it('keeps the title bold when it holds a template\'s <*>, and never lets it open a fence', () => {
+    const title = card(buildAnalysedIncident({ title: 'Checkout <*> failed for order <*> ``` _x_ ~y~' })).blocks;
+    const text = byId(title, 'medic_title')!.text.text as string;
+    expect(text.startsWith('*') && text.endsWith('*')).toBe(true);
+    // Inside, every formatting character is inert (a zero-width space on each side).
+    expect(text.slice(1, -1).replace(/\u200b[*_~`]\u200b/g, '')).not.toMatch(/[*_~`]/);
+    expect(text).toContain('&lt;\u200b*\u200b&gt;');
   });
 
-  it('previews the diff and says how to see all of it; a long diff is cut on a line boundary', () => {
+  it('shows a short diff whole on the card; a long one as a preview that points to the thread', () => {
     const short = card(buildAnalysedIncident()).blocks;
     expect(byId(short, 'medic_diff')!.text.text).toContain('+export const TIMEOUT_MS = 15000;');
-    expect(all(short)).toContain('npm run medic -- show inc-checkout-1');
+    expect(byId(short, 'medic_diff_note')!.elements[0].text).toContain('Whole diff shown');
     const base = buildAnalysedIncident();
-    const diff = Array.from({ length: 400 }, (_, i) => `+line ${i} ${'x'.repeat(60)}`).join('\n');
-    const long = card({ ...base, proposal: { ...base.proposal!, diff } }).blocks;
+    const after = Array.from({ length: 400 }, (_, i) => `line ${i} ${'x'.repeat(60)}`).join('\n');
+    const long = card({ ...base, proposal: createFixProposal({ file: 'src/a.ts', before: 'a\n', after, explanation: 'long' }) }).blocks;
     const preview = byId(long, 'medic_diff')!.text.text as string;
     expect(preview).toMatch(/\+line \d+ x+```$/);
-    expect(all(long)).toMatch(/Diff truncated: \d+ of 400 lines shown/);
-    expect(all(long)).toContain('/medic status inc-checkout-1');
+    expect(byId(long, 'medic_diff_note')!.elements[0].text).toMatch(/Showing \d+ of \d+ lines — the whole diff is in the thread/);
+    expect(JSON.stringify(byId(long, 'medic_decision'))).toContain("posted whole in this card's thread");
+  });
+
+  it('shows invisible characters of the diff instead of hiding them, and flags secret-shaped lines without masking them', () => {
+    const base = buildAnalysedIncident();
+    const proposal = createFixProposal({ file: 'src/a.ts', before: 'a\n', after: 'a\u200b\nconst k = "AKIAABCDEFGHIJKLMNOP";\n', explanation: 'x' });
+    const blocks = card({ ...base, proposal }).blocks;
+    const diff = byId(blocks, 'medic_diff')!.text.text as string;
+    expect(diff).toContain('+a⟨U+200B⟩');
+    expect(diff).not.toContain('a\u200b');
+    expect(diff).toContain('AKIAABCDEFGHIJKLMNOP');
+    const note = byId(blocks, 'medic_diff_note')!.elements[0].text as string;
+    expect(note).toMatch(/1 invisible or control character/);
+    expect(note).toMatch(/look like a secret/);
   });
 
   it('carries only incidentId and proposalHash in the Approve/Reject values; Approve asks to confirm', () => {
@@ -72,9 +95,9 @@ describe('presentIncidentCard', () => {
   });
 
   it('offers feedback on the RCA, and on the fix once there is one', () => {
-    expect(byId(card(buildAnalysedIncident()).blocks, 'medic_feedback_rca')).toBeDefined();
+    expect(all([byId(card(buildAnalysedIncident()).blocks, 'medic_feedback')!])).toContain('medic_feedback_rca_up');
     const fixed = buildAnalysedIncident({ state: 'fixed', fix: { branch: 'fix/a-1', commit: 'abc', pushStatus: 'pushed' } });
-    expect(byId(card(fixed).blocks, 'medic_feedback_fix')).toBeDefined();
+    expect(all([byId(card(fixed).blocks, 'medic_more')!])).toContain('medic_feedback_fix_down');
   });
 
   it('shows progress as the analysis moves: ✓ done, ⏳ running, · pending', () => {
@@ -82,18 +105,23 @@ describe('presentIncidentCard', () => {
     const progress = all(card(buildIncident({ state: 'analyzing', steps })).blocks);
     expect(progress).toContain('✓ logs  ⏳ similar docs  · recent changes  · RCA');
     expect(progress).toContain('Analysing');
+    expect(progress).not.toContain('medic_approve');
   });
 
   it.each([
     [{ state: 'approved', decision: { verdict: 'approved', actor: { kind: 'user', id: 'U0APPROVER' }, proposalHash: 'h', at: 't' } }, /Approved by <@U0APPROVER>/],
     [{ state: 'fixing', decision: { verdict: 'approved', actor: { kind: 'operator', id: 'local-operator' }, proposalHash: 'h', at: 't' } }, /Approved by local-operator\* — pushing…/],
-    [{ state: 'fixed', fix: { branch: 'fix/inc-1-20240309160000', commit: 'c', pushStatus: 'pushed', pullRequest: { number: 7, url: 'https://github.example/o/r/pull/7' } } }, /branch `fix\/inc-1-20240309160000`, PR <https:\/\/github.example\/o\/r\/pull\/7\|#7>/],
+    [{ state: 'fixed', fix: { branch: 'fix/inc-1-20240309160000', commit: 'c', pushStatus: 'pushed', pullRequest: { number: 7, url: 'https://github.example/o/r/pull/7' } } }, /Draft PR opened\* — draft PR <https:\/\/github.example\/o\/r\/pull\/7\|#7> from branch `fix\/inc-1-20240309160000`/],
+    [{ state: 'fixed', fix: { branch: 'fix/inc-1-20240309160000', commit: 'c', pushStatus: 'pushed' } }, /Branch pushed\* — branch `fix\/inc-1-20240309160000` — no PR opened/],
+    [{ state: 'fixed', fix: { branch: 'fix/b', commit: 'c', pushStatus: 'pushed', pullRequest: { number: 7, url: 'https://github.example/o/r/pull/7' }, checks: 'success' } }, /Checks passed\*/],
+    [{ state: 'fixed', fix: { branch: 'fix/b', commit: 'c', pushStatus: 'pushed', pullRequest: { number: 7, url: 'https://github.example/o/r/pull/7' }, checks: 'failure' } }, /Checks failed\*/],
     [{ state: 'fix_failed', error: 'the file changed since the proposal' }, /Fix failed\* — the file changed since the proposal/],
     [{ state: 'rejected', decision: { verdict: 'rejected', actor: { kind: 'user', id: 'U0APPROVER' }, proposalHash: 'h', at: 't', reason: 'wrong file' } }, /Rejected by <@U0APPROVER>\*: wrong file/],
     [{ state: 'reported', proposal: undefined, proposalNote: 'confidence below 0.7' }, /no fix proposed.*confidence below 0.7/],
   ] as [Partial<Incident>, RegExp][])('outcome for %j', (over, expected) => {
     const blocks = card(buildAnalysedIncident(over)).blocks;
     expect(byId(blocks, 'medic_outcome')!.text.text).toMatch(expected);
+    expect(all(blocks)).not.toMatch(/Fixed/);
     expect(byId(blocks, 'medic_decision')).toBeUndefined();
   });
 
@@ -111,7 +139,8 @@ describe('presentIncidentCard', () => {
       fix: { branch: 'fix/x', commit: 'c', pushStatus: 'pushed', pullRequest: { number: 1, url: 'javascript:alert(1)|x>' } },
     });
     const { blocks, text } = card(incident);
-    const out = [text, ...texts(blocks)].join('\n');
+    // The diff is the one text shown exactly (never masked): it is checked on its own below.
+    const out = [text, ...texts(blocks.filter((b) => b.block_id !== 'medic_diff'))].join('\n');
     expect(out).not.toMatch(/<!(channel|here|everyone)>/);
     expect(out).not.toContain('<https://evil.example');
     expect(out).not.toMatch(/(^|[^\u2060])@here/);
@@ -120,8 +149,10 @@ describe('presentIncidentCard', () => {
     expect(out).toContain('&lt;!channel&gt;');
     expect(out).toContain('[REDACTED:slack-token]');
     for (const b of blocks) if (b.text?.type === 'mrkdwn') expect(b.text.verbatim).toBe(true);
-    // The diff's own ``` cannot close the code fence early.
-    expect((byId(blocks, 'medic_diff')!.text.text as string).match(/```/g)).toHaveLength(2);
+    // The diff's own ``` cannot close the code fence early, and it pings nobody.
+    const diff = byId(blocks, 'medic_diff')!.text.text as string;
+    expect(diff.match(/```/g)).toHaveLength(2);
+    expect(diff).not.toMatch(/<!(channel|here|everyone)>/);
   });
 
   it('stays within Block Kit limits for a huge incident', () => {
@@ -139,7 +170,7 @@ describe('presentIncidentCard', () => {
     assertWithinLimits(blocks);
     expect(text.length).toBeLessThanOrEqual(3_000);
     expect(byId(blocks, 'medic_decision')).toBeDefined();
-    expect(byId(blocks, 'medic_outcome')).toBeDefined();
+    expect(byId(blocks, 'medic_fields')).toBeDefined();
   });
 
   it('escapeMrkdwn escapes exactly &, < and >', () => {
@@ -174,7 +205,7 @@ describe('presentThreadReply', () => {
 describe('presentIncidentCard for storms', () => {
   it('names the incident a recurrence links to, and words the overflow incident as such', () => {
     const recurrence = presentIncidentCard({ incident: buildAnalysedIncident({ previousIncidentId: 'inc-old-1' }) });
-    expect(JSON.stringify(recurrence.blocks)).toContain('Recurrence of `inc-old-1`');
+    expect(JSON.stringify(recurrence.blocks)).toContain('recurrence of `inc-old-1`');
     const overflow = presentIncidentCard({ incident: buildAnalysedIncident({ state: 'reported', fingerprint: 'overflow:2026113009', proposalNote: '5 event families suppressed this hour' }) });
     expect(JSON.stringify(overflow.blocks)).toContain('Storm overflow');
   });

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formBody, postSigned } from '../../src/sandbox/sign-request.js';
-import { buildSlashCommand } from '../fixtures/slack/build-payloads.js';
+import { buildBlockActions, buildSlashCommand } from '../fixtures/slack/build-payloads.js';
 import { buildAnalysedIncident } from '../fixtures/slack/build-incident.js';
 import { SIGNING_SECRET, startSlackHarness, type SlackHarness } from './support/slack-harness.js';
 import { parseMedicCommand } from '../../src/adapters/slack/parse-command.js';
@@ -57,6 +57,25 @@ describe('/medic', () => {
     expect(blocks).not.toContain('medic_approve');
   });
 
+  it('fix <id> <reason> hands the reason to the re-run; over a pushed branch it asks first, and Re-run anyway confirms', async () => {
+    await slash('fix inc-cmd-1 the guard belongs in the caller');
+    expect(h.commands.calls.filter((c) => c.method === 'rerun').at(-1)?.input).toMatchObject({ incidentId: 'inc-cmd-1', reason: 'the guard belongs in the caller' });
+    h.commands.add(buildAnalysedIncident({ id: 'inc-cmd-2', state: 'fixed', fix: { branch: 'fix/inc-cmd-2-20261130100000', commit: 'c', pushStatus: 'pushed' } }));
+    const { answer, blocks } = await slash('fix inc-cmd-2 checks failed');
+    expect(blocks).toContain('fix/inc-cmd-2-20261130100000');
+    expect(blocks).toContain('Re-run anyway');
+    const button = (answer.blocks as { block_id?: string; elements?: { action_id: string; value: string }[] }[]).find((b) => b.block_id === 'medic_rerun')!.elements![0]!;
+    const responseUrl = `${h.sandbox.url}respond/confirm-${Math.random().toString(36).slice(2)}`;
+    h.sandbox.state.responseUrls.set(responseUrl.split('/respond/')[1]!, { userId: 'U0APPROVER', channel: h.sandbox.channelId });
+    const payload = buildBlockActions({ userId: 'U0APPROVER', actionId: button.action_id, value: button.value, channel: h.sandbox.channelId, responseUrl });
+    const answers = () => h.sandbox.state.messages.filter((m) => m.ephemeralFor === 'U0APPROVER').length;
+    const before = answers();
+    await postSigned(h.eventsUrl, SIGNING_SECRET, formBody({ payload: JSON.stringify(payload) }));
+    while (answers() === before) await new Promise((r) => setImmediate(r));
+    expect(h.sandbox.state.messages.filter((m) => m.ephemeralFor === 'U0APPROVER').at(-1)?.text).toContain('Re-running the analysis of inc-cmd-2');
+    expect(h.commands.calls.filter((c) => c.method === 'rerun').at(-1)?.input).toMatchObject({ incidentId: 'inc-cmd-2', reason: 'checks failed', confirmed: true });
+  });
+
   it('status of an unknown incident says so', async () => {
     const { blocks } = await slash('status inc-nope');
     expect(blocks).toContain('No incident');
@@ -79,7 +98,8 @@ describe('parseMedicCommand', () => {
     ['status inc-1', { kind: 'status', incidentId: 'inc-1' }],
     ['  fix   inc-2 ', { kind: 'fix', incidentId: 'inc-2' }],
     ['fix', { kind: 'help', unknown: 'fix' }],
-    ['fix a b', { kind: 'help', unknown: 'fix a b' }],
+    ['fix a because it is wrong', { kind: 'fix', incidentId: 'a', reason: 'because it is wrong' }],
+    ['fix', { kind: 'help', unknown: 'fix' }],
     ['status *', { kind: 'help', unknown: 'status *' }],
     ['rm -rf', { kind: 'help', unknown: 'rm -rf' }],
   ])('%j → %j', (text, expected) => {

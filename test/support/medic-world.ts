@@ -55,6 +55,17 @@ export function checkoutErrorLines(n = 1, base = Date.parse('2026-11-30T09:00:00
   return lines.join('\n') + '\n';
 }
 
+/** Two more failure families in the same code: different exceptions, messages and frames. */
+export function discountFailureLines(base = Date.parse('2026-11-30T09:30:00.000Z')): string {
+  const at = (ms: number) => new Date(base + ms).toISOString();
+  return [
+    { time: at(0), level: 'ERROR', service: 'shop', message: "discount spread failed: TypeError: Cannot read properties of undefined (reading 'priceCents')", requestId: 'req-t1', errorCode: 'DISCOUNT_SPREAD',
+      stack: "TypeError: Cannot read properties of undefined (reading 'priceCents')\n    at spreadDiscount (/srv/shop/src/checkout/discounts.ts:47:30)\n    at applyDiscounts (/srv/shop/src/checkout/discounts.ts:58:10)\n    at priceCart (/srv/shop/src/checkout/cart-total.ts:30:18)" },
+    { time: at(60_000), level: 'ERROR', service: 'shop', message: 'order pricing aborted: Error: discount total 1200 exceeds order total 900', requestId: 'req-t2', errorCode: 'DISCOUNT_TOTAL',
+      stack: 'Error: discount total 1200 exceeds order total 900\n    at orderDiscount (/srv/shop/src/checkout/discounts.ts:33:11)\n    at applyDiscounts (/srv/shop/src/checkout/discounts.ts:56:18)\n    at priceCart (/srv/shop/src/checkout/cart-total.ts:30:18)' },
+  ].map((line) => JSON.stringify(line)).join('\n') + '\n';
+}
+
 export interface World {
   dir: string;
   prefix: string;

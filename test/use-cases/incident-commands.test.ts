@@ -70,15 +70,39 @@ describe('the incident use-cases', () => {
     expect(late).toMatchObject({ ok: false, code: 'ERR_INVALID_TRANSITION' });
   });
 
-  it('re-run the fix proposal of a decided incident as a new round, keeping its evidence and analysis', async () => {
+  it('re-runs the analysis and the fix proposal of a rejected incident, with the rejection reason and the previous proposal for the analyst', async () => {
     const done = Object.fromEntries(['intake', 'log-window', 'similar-docs', 'recent-changes', 'rca', 'recommend', 'fix-proposal', 'card'].map((s) => [s, { at: 't' }]));
     await store.update('inc-test', (i) => ({ incident: { ...i, steps: done }, audit: [] }));
-    await commands.reject({ incidentId: 'inc-test', caller: approver, proposalHash: proposal.contentHash, reason: 'try again' });
+    await commands.reject({ incidentId: 'inc-test', caller: approver, proposalHash: proposal.contentHash, reason: 'wrong file: the guard belongs in the caller' });
     const rerun = await commands.rerun({ incidentId: 'inc-test', caller: approver });
     expect(rerun.ok).toBe(true);
     const incident = await store.require('inc-test');
-    expect([incident.state, incident.round, Object.keys(incident.steps), incident.proposal]).toEqual(['analyzing', 1, ['intake', 'log-window', 'similar-docs', 'recent-changes', 'rca', 'recommend'], undefined]);
+    // The evidence stays; the analysis and the fix are redone.
+    expect([incident.state, incident.round, Object.keys(incident.steps), incident.proposal, incident.rca]).toEqual(['analyzing', 1, ['intake', 'log-window', 'similar-docs', 'recent-changes'], undefined, undefined]);
+    expect(incident.review).toMatchObject({ reason: 'wrong file: the guard belongs in the caller', previousProposal: { file: 'src/a.ts', diff: proposal.diff }, by: 'U_OK' });
     expect(effects.at(-1)).toBe('analyze:inc-test:1');
+  });
+
+  it('a reason typed with /medic fix wins over the rejection\'s', async () => {
+    await commands.reject({ incidentId: 'inc-test', caller: approver, proposalHash: proposal.contentHash, reason: 'old reason' });
+    await commands.rerun({ incidentId: 'inc-test', caller: approver, reason: 'the timeout is the real cause' });
+    expect((await store.require('inc-test')).review?.reason).toBe('the timeout is the real cause');
+  });
+
+  it('asks to confirm a re-run of an incident whose branch was pushed, and keeps the branch record when confirmed', async () => {
+    const fix = { branch: 'fix/inc-test-20261130100000', commit: 'c0ffee', pushStatus: 'pushed' as const };
+    await store.update('inc-test', (i) => ({ incident: { ...i, state: 'fixed', fix }, audit: [] }));
+    const asked = await commands.rerun({ incidentId: 'inc-test', caller: approver });
+    expect(asked).toMatchObject({ ok: false, code: 'ERR_CONFIRM_REQUIRED', message: expect.stringContaining(fix.branch) });
+    expect((await store.require('inc-test')).state).toBe('fixed');
+    const confirmed = await commands.rerun({ incidentId: 'inc-test', caller: approver, confirmed: true, reason: 'checks failed' });
+    expect(confirmed.ok).toBe(true);
+    const incident = await store.require('inc-test');
+    expect(incident.state).toBe('analyzing');
+    expect(incident.fix).toBeUndefined();
+    expect(incident.earlierFixes).toEqual([fix]);
+    const trail = await createAuditLog(ctx.redis, ctx.prefix).list({ incidentId: 'inc-test' });
+    expect(trail.find((a) => a.action === 'incident.rerun')?.details).toMatchObject({ confirmed: true, keptBranch: fix.branch });
   });
 
   it('record feedback once per person and target', async () => {

@@ -1,29 +1,37 @@
 import type { Writable } from 'node:stream';
 import type { Chat, ChatMessage } from '../../ports/chat.js';
-import { renderBlocks } from './render-blocks.js';
+import { renderBlocks, summarizeCard } from './render-blocks.js';
 
 /**
- * Mirrors what a chat adapter posts to a terminal, so `npm start` on the sandbox shows the cards
- * in its output too. An update is printed only when its rendering changed.
+ * Mirrors what a chat adapter posts to a terminal, so `npm start` on the sandbox shows what
+ * happens: one line per card event (`posted`, `updated: <status>`, `thread reply`), and the whole
+ * card only when asked (`npm start -- --verbose`, or `npm run medic -- show <id>` at any time).
+ * An update whose line would repeat the last one (a count refresh) prints nothing.
  */
-export function mirrorToConsole(chat: Chat, out: Writable): Chat {
+export function mirrorToConsole(chat: Chat, out: Writable, options: { verbose?: boolean } = {}): Chat {
   const last = new Map<string, string>();
-  const print = (title: string, key: string, message: ChatMessage) => {
-    const text = renderBlocks(message);
-    if (last.get(key) === text) return;
-    last.set(key, text);
-    out.write(`\n┌─ ${title}\n${text.split('\n').map((l) => `│ ${l}`).join('\n')}\n└─\n`);
+  const print = (event: 'posted' | 'updated' | 'thread reply', key: string, message: ChatMessage) => {
+    const card = summarizeCard(message);
+    const line = event === 'thread reply'
+      ? `medic · thread reply  ${card.id ?? ''}  ${card.headline}`
+      : `medic · card ${event === 'posted' ? 'posted' : `updated: ${card.status ?? 'changed'}`}  ${card.id ?? ''}  ${card.headline}`;
+    const full = options.verbose ? `${renderBlocks(message).split('\n').map((l) => `│ ${l}`).join('\n')}\n` : '';
+    // Without --verbose an update is news only when the status moved; with it, when the card changed.
+    const seen = options.verbose ? full : card.status ?? card.headline;
+    if (event === 'updated' && last.get(key) === seen) return;
+    last.set(key, seen);
+    out.write(`${line.replace(/ {2,}/g, '  ').trimEnd()}\n${full}`);
   };
   return {
     check: () => chat.check(),
     async postCard(key, message) {
       const ref = await chat.postCard(key, message);
-      print('new card', `${ref.channel}/${ref.ts}`, message);
+      print('posted', `${ref.channel}/${ref.ts}`, message);
       return ref;
     },
     async updateCard(ref, message) {
       await chat.updateCard(ref, message);
-      print('card updated', `${ref.channel}/${ref.ts}`, message);
+      print('updated', `${ref.channel}/${ref.ts}`, message);
     },
     async replyInThread(ref, key, message) {
       await chat.replyInThread(ref, key, message);

@@ -20,3 +20,18 @@ export function renderBlocks(message: ChatMessage): string {
   // Slack's escaping is for Slack; a terminal shows the characters themselves.
   return (lines.length > 0 ? lines.join('\n') : message.text).replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
+
+const unescape = (text: string) => text.replace(/\u200b/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+/** The one-line view of a card: its incident id, its status word and a headline (title or first line). */
+export function summarizeCard(message: ChatMessage): { id?: string; status?: string; headline: string } {
+  const blocks = message.blocks as (Block & { block_id?: string })[];
+  const fields = blocks.find((b) => b.block_id === 'medic_fields')?.fields ?? [];
+  const status = fields.map((f) => f.text ?? '').find((t) => t.startsWith('*Status*'))?.split('\n')[1];
+  const contextText = blocks.find((b) => b.block_id === 'medic_context')?.elements?.map((e) => (typeof e.text === 'string' ? e.text : '')).join(' ') ?? '';
+  const id = /Incident `([^`]+)`/.exec(contextText)?.[1];
+  const title = blocks.find((b) => b.block_id === 'medic_title')?.text?.text?.replace(/^\*|\*$/g, '');
+  const first = (title ?? message.text).split('\n')[0] ?? '';
+  const headline = unescape(first.replace(/[*_`]/g, (c) => (title ? c : ''))).slice(0, 140);
+  return { ...(id ? { id } : {}), ...(status ? { status: unescape(status).replace(/^\S+\s/, '') } : {}), headline };
+}

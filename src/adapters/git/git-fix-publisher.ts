@@ -17,6 +17,7 @@ import { readRepoFile } from '../../code-search/safe-read.js';
 import { assertCredentialFreeRemote, type GitCredentials } from './git-credentials.js';
 import { createGitRunner } from './git-runner.js';
 import { assertApprovedContent, assertBaseUnchanged, assertFixBranch, assertIncidentId, type BaseEntry } from './fix-guards.js';
+import { clipSubject, isConventionalSubject } from '../../domain/commit-subject.js';
 import { ensureClone, fetchBranches, remoteHeads, withCloneLock } from './medic-clone.js';
 
 export interface GitFixPublisherOptions {
@@ -159,7 +160,10 @@ export function createGitFixPublisher(options: GitFixPublisherOptions): FixPubli
 export function commitMessage(input: PublishInput): string {
   const text = redactSecrets(input.message).replace(/\r/g, '').trim();
   const [first = '', ...rest] = text.split('\n');
-  const subject = (first.includes(input.incidentId) ? first : `fix(${input.incidentId}): ${first || 'apply the approved fix'}`).slice(0, 120);
+  // A caller's conventional subject, or git's own `Revert "…"`, is kept as it is (prefixing it again
+  // doubled it: `fix(a): fix(b): …`).
+  const kept = first.includes(input.incidentId) || isConventionalSubject(first) || first.startsWith('Revert "');
+  const subject = clipSubject(kept ? first : `fix(${input.incidentId}): ${first || 'apply the approved fix'}`);
   const body = rest.join('\n').trim().slice(0, 4_000);
   return [subject, body, `Medic-Incident: ${input.incidentId}\n${TRAILER}: ${input.proposal.contentHash}`].filter(Boolean).join('\n\n');
 }

@@ -7,6 +7,7 @@ import type { ActionCommands } from '../../use-cases/run-action.js';
 import { DeliveryLedger, deliveryKey } from './delivery-ledger.js';
 import { registerActionButtons } from './listeners/action-buttons.js';
 import { registerDecisionActions } from './listeners/decision-actions.js';
+import { registerDetailsAction } from './listeners/details-action.js';
 import { registerFeedbackAction } from './listeners/feedback-action.js';
 import { registerMedicCommand } from './listeners/medic-command.js';
 import { registerRejectSubmission } from './listeners/reject-submission.js';
@@ -80,6 +81,7 @@ export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
   const deps = { commands: options.commands, authority: options.authority };
   app.use(dropDuplicates(options.ledger ?? new DeliveryLedger()));
   registerDecisionActions(app, deps);
+  registerDetailsAction(app, deps);
   registerRejectSubmission(app, deps);
   registerFeedbackAction(app, deps);
   registerMedicCommand(app, deps, options.command);

@@ -1,16 +1,26 @@
 import { transition } from '../../domain/incident.js';
+import { diffFitsCard } from '../../presenters/diff-pages.js';
 import { presentIncidentCard } from '../../presenters/incident-card.js';
+import { presentThreadDiff } from '../../presenters/thread-diff.js';
 import type { Step } from '../step.js';
 
-/** The outcome: the card is updated in place and the incident waits for a human or is reported. */
+/**
+ * The outcome: the card is updated in place and the incident waits for a human or is reported.
+ * A diff too long for the card is first posted whole in the card's thread (each part once, by
+ * key), so the card that offers Approve always sits over a diff that was shown whole.
+ */
 export const cardStep: Step = {
   name: 'card',
   async run(incident, deps) {
     const next = transition(incident, incident.proposal ? 'awaiting_approval' : 'reported', deps.clock().toISOString());
     const stats = await deps.store.stats(incident.id);
-    const message = presentIncidentCard({ incident: next, stats });
-    const card = next.card ?? (await deps.chat.postCard(`card:${incident.id}`, message));
-    if (next.card) await deps.chat.updateCard(card, message);
+    const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, presentIncidentCard({ incident, stats })));
+    const proposal = next.proposal;
+    if (proposal && !diffFitsCard(proposal)) {
+      const parts = presentThreadDiff(next);
+      for (const [i, part] of parts.entries()) await deps.chat.replyInThread(card, `diff:${incident.id}:${proposal.contentHash}:${i}`, part);
+    }
+    await deps.chat.updateCard(card, presentIncidentCard({ incident: { ...next, card }, stats }));
     return { patch: { state: next.state, card }, details: { state: next.state } };
   },
 };

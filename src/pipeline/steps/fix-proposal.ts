@@ -17,7 +17,7 @@ export const fixProposalStep: Step = {
     const { rca, recommendation } = incident;
     if (!rca || !recommendation) throw new MedicError(ErrorCode.Internal, `Incident ${incident.id} reached fix-proposal without an RCA.`);
     const candidates = await deps.searchCode({ incident });
-    const { draft, note, provenance } = await deps.analystFor(incident.id).proposeFix({ event: incident.firstEvent, rca, recommendation, candidates });
+    const { draft, note, provenance } = await deps.analystFor(incident.id).proposeFix({ event: incident.firstEvent, rca, recommendation, candidates, review: incident.review });
     recordLlmUse(deps.metrics, 'fix', provenance);
     const base = { provenance: { ...incident.provenance, fix: provenance }, tokens: { ...incident.tokens, fix: provenance.tokens } };
     const validated = draft ? deps.validateFix(draft, candidates) : undefined;

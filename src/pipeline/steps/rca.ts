@@ -16,6 +16,7 @@ export const rcaStep: Step = {
       similarDocs: incident.similarDocs ?? [],
       recentChanges: incident.recentChanges ?? [],
       suspectCommits: incident.suspectCommits ?? [],
+      review: incident.review,
     });
     const shown = new Set([...incident.logs.entries.map((e) => e.id), ...(incident.similarDocs ?? []).map((d) => d.id)]);
     const evidenceIds = rca.evidenceIds.filter((id) => shown.has(id));

@@ -13,27 +13,57 @@ const el = (tag, className, text) => {
 };
 const decode = (text) => String(text).replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
+// Emoji get their own span in the shipped emoji font at its one weight: in bold headers and
+// buttons the browser would otherwise look for a bold emoji face and draw empty boxes.
+const EMOJI = /(\p{Extended_Pictographic}(?:\uFE0F|\u200D\p{Extended_Pictographic})*|[\u{1F1E6}-\u{1F1FF}]{2})/u;
+function appendText(parent, text) {
+  for (const piece of String(text).split(EMOJI)) {
+    if (!piece) continue;
+    if (EMOJI.test(piece)) parent.append(el('span', 'emoji', piece));
+    else parent.append(document.createTextNode(piece));
+  }
+  return parent;
+}
+
 let users = [];
 let userId = localStorage.getItem('medic-sandbox-user') || '';
 let rendered = { version: -1, userId: '' };
 let shownView = '';
 
-/** Slack mrkdwn, the safe subset: code fences, `code`, *bold*, _italic_, <links|text>, <@mentions>. */
+// Medic makes a formatting character inert by putting a zero-width space on each side (Slack only
+// formats at word boundaries). Those pairs are swapped for private-use placeholders before parsing,
+// so they can neither open nor close anything, and swapped back for display.
+const INERT = /\u200b([*_~`])\u200b/g;
+const PLACEHOLDER = { '*': '\ue001', _: '\ue002', '~': '\ue003', '`': '\ue004' };
+const RESTORE = /[\ue001-\ue004]/g;
+const restore = (text) => text.replace(RESTORE, (c) => ({ '\ue001': '*', '\ue002': '_', '\ue003': '~', '\ue004': '`' })[c]);
+const show = (text) => decode(restore(text));
+// Bold, italic and strike open after a boundary and close before one, as Slack's do.
+const INLINE = /(<[^<>\n]+>|`[^`\n]+`|(?<![\w\ue001-\ue004])\*[^*\s](?:[^*\n]*[^*\s])?\*(?![\w\ue001-\ue004])|(?<![\w\ue001-\ue004])_[^_\s](?:[^_\n]*[^_\s])?_(?![\w\ue001-\ue004])|(?<![\w\ue001-\ue004])~[^~\s](?:[^~\n]*[^~\s])?~(?![\w\ue001-\ue004]))/;
+
+/** Slack mrkdwn, the safe subset: code fences, `code`, *bold*, _italic_, ~strike~, <links|text>, <@mentions>. */
 function renderMrkdwn(text, parent) {
-  String(text).split(/```/).forEach((part, index) => {
+  String(text).replace(INERT, (_m, c) => PLACEHOLDER[c]).split(/```/).forEach((part, index) => {
     if (index % 2 === 1) {
-      parent.append(el('pre', 'code', decode(part.replace(/^\n/, ''))));
+      parent.append(el('pre', 'code', show(part.replace(/^\n/, ''))));
       return;
     }
-    for (const token of part.split(/(<[^<>\n]+>|`[^`\n]+`|\*[^*\n]+\*|\b_[^_\n]+_\b)/)) {
-      if (!token) continue;
-      if (token.startsWith('<') && token.endsWith('>')) parent.append(renderAngle(token.slice(1, -1)));
-      else if (token.length > 2 && token.startsWith('`') && token.endsWith('`')) parent.append(el('code', '', decode(token.slice(1, -1))));
-      else if (token.length > 2 && token.startsWith('*') && token.endsWith('*')) parent.append(el('b', '', decode(token.slice(1, -1))));
-      else if (token.length > 2 && token.startsWith('_') && token.endsWith('_')) parent.append(el('i', '', decode(token.slice(1, -1))));
-      else parent.append(document.createTextNode(decode(token)));
-    }
+    renderInline(part, parent);
   });
+}
+
+function renderInline(text, parent) {
+  for (const token of text.split(INLINE)) {
+    if (!token) continue;
+    const inner = token.slice(1, -1);
+    if (token.startsWith('<') && token.endsWith('>')) parent.append(renderAngle(restore(inner)));
+    else if (token.length > 2 && token.startsWith('`') && token.endsWith('`')) parent.append(el('code', '', show(inner)));
+    else if (token.length > 2 && /^([*_~]).*\1$/s.test(token)) {
+      const node = el(token[0] === '*' ? 'b' : token[0] === '_' ? 'i' : 's');
+      renderInline(inner, node);
+      parent.append(node);
+    } else appendText(parent, show(token));
+  }
 }
 
 function renderAngle(inner) {
@@ -56,7 +86,7 @@ function renderAngle(inner) {
 function renderText(textObject, parent) {
   if (!textObject) return;
   if (textObject.type === 'mrkdwn') renderMrkdwn(textObject.text, parent);
-  else parent.append(document.createTextNode(textObject.text));
+  else appendText(parent, decode(textObject.text));
 }
 
 function renderBlocks(blocks, message) {
@@ -66,13 +96,16 @@ function renderBlocks(blocks, message) {
     if (block.type === 'header') renderText(block.text, node);
     else if (block.type === 'section') {
       renderText(block.text, node);
-      for (const field of block.fields || []) renderText(field, node);
+      if (block.fields) {
+        const grid = node.appendChild(el('div', 'fields'));
+        for (const field of block.fields) renderText(field, grid.appendChild(el('div', 'field')));
+      }
     } else if (block.type === 'context') for (const item of block.elements || []) renderText(item, node);
     else if (block.type === 'divider') node.append(el('hr'));
     else if (block.type === 'actions') {
       for (const element of block.elements || []) {
         if (element.type !== 'button') continue;
-        const button = el('button', element.style || '', element.text ? element.text.text : 'button');
+        const button = appendText(el('button', element.style || ''), element.text ? decode(element.text.text) : 'button');
         button.type = 'button';
         button.addEventListener('click', () => clickButton(message, block, element));
         node.append(button);
@@ -157,7 +190,10 @@ function renderView(open) {
   shownView = key;
   const { view } = open;
   dialog.querySelector('.title').textContent = view.title ? view.title.text : '';
-  dialog.querySelector('.submit').textContent = view.submit ? view.submit.text : 'Submit';
+  const submit = dialog.querySelector('.submit');
+  submit.textContent = view.submit ? view.submit.text : '';
+  // A modal without a submit button (View details) only closes, as in Slack.
+  submit.hidden = !view.submit;
   dialog.querySelector('.close').textContent = view.close ? view.close.text : 'Cancel';
   const blocks = dialog.querySelector('.blocks');
   const previous = Object.fromEntries([...blocks.querySelectorAll('textarea,input')].map((i) => [i.name, i.value]));

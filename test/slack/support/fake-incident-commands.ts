@@ -96,12 +96,14 @@ export class FakeIncidentCommands implements IncidentCommands {
     return this.decide(input, 'rejected', input.reason);
   }
 
-  async rerun(input: { incidentId: string; caller: Caller }): Promise<CommandResult> {
+  async rerun(input: { incidentId: string; caller: Caller; reason?: string; confirmed?: boolean }): Promise<CommandResult> {
     this.calls.push({ method: 'rerun', input });
     const permissions = await this.deps.authority.resolve(input.caller.userId);
     if (!permissions.approver) return { ok: false, code: ErrorCode.Unauthorized, message: 'Only approvers can re-run an analysis.' };
     const incident = this.incidents.get(input.incidentId);
     if (!incident) return { ok: false, code: ErrorCode.NotFound, message: `No incident ${input.incidentId}.` };
+    // Like the real use-case: a pushed branch needs a confirmation first.
+    if (incident.fix && !input.confirmed) return { ok: false, code: 'ERR_CONFIRM_REQUIRED', message: `Incident ${incident.id} already has branch ${incident.fix.branch}. Confirm to go ahead.` };
     return { ok: true, view: this.view(incident), message: `Re-running the analysis of ${incident.id}.` };
   }
 

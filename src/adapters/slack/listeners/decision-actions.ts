@@ -40,7 +40,10 @@ export function registerDecisionActions(app: App, deps: ListenerDeps): void {
       return tellUser(client, logger, channel, body.user.id, text);
     }
     const card = channel && ts ? { channel, ts } : undefined;
-    const view = presentRejectModal({ ...value, ...(card ? { card } : {}) }, body.message?.text ?? '');
+    // The title comes from the record, raw: the card's fallback text is already escaped, and
+    // escaping it again for the modal would show `&amp;lt;`.
+    const title = (await deps.commands.status(value.incidentId).catch(() => undefined))?.incident.title ?? '';
+    const view = presentRejectModal({ ...value, ...(card ? { card } : {}) }, title);
     try {
       await client.views.open({ trigger_id: body.trigger_id, view: view as never });
     } catch (error) {

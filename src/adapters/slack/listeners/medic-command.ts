@@ -1,10 +1,20 @@
-import type { App, Logger } from '@slack/bolt';
+import type { App, BlockAction, ButtonAction, Logger } from '@slack/bolt';
 import type { ChatMessage } from '../../../ports/chat.js';
 import type { Caller } from '../../../use-cases/incident-commands.js';
-import { presentHelp, presentList, presentNotice, presentStatus } from '../../../presenters/command-replies.js';
+import { ActionId, RerunValue, parseValue } from '../../../presenters/card-actions.js';
+import { presentHelp, presentList, presentNotice, presentRerunConfirm, presentStatus } from '../../../presenters/command-replies.js';
 import { untrusted } from '../../../presenters/mrkdwn.js';
 import { parseMedicCommand } from '../parse-command.js';
-import { afterAck, runUseCase, type ListenerDeps } from './listener-deps.js';
+import { afterAck, runUseCase, slackCaller, type ListenerDeps } from './listener-deps.js';
+
+async function rerun(deps: ListenerDeps, logger: Logger, input: { incidentId: string; reason?: string | undefined; caller: Caller; confirmed?: boolean }): Promise<ChatMessage> {
+  const { reason, ...rest } = input;
+  const result = await runUseCase(logger, 're-run the analysis', () => deps.commands.rerun({ ...rest, ...(reason ? { reason } : {}) }));
+  if (!result.ok && result.code === 'ERR_CONFIRM_REQUIRED') {
+    return presentRerunConfirm(result.message, { incidentId: input.incidentId, ...(reason ? { reason } : {}) });
+  }
+  return presentNotice(untrusted(result.message, 2_000));
+}
 
 async function answer(text: string, caller: Caller, deps: ListenerDeps, logger: Logger): Promise<ChatMessage> {
   const command = parseMedicCommand(text);
@@ -15,16 +25,15 @@ async function answer(text: string, caller: Caller, deps: ListenerDeps, logger: 
       return presentList(await deps.commands.list({ openOnly: true, limit: 50 }));
     case 'status':
       return presentStatus(await deps.commands.status(command.incidentId), command.incidentId);
-    case 'fix': {
-      const result = await runUseCase(logger, 're-run the fix proposal', () => deps.commands.rerun({ incidentId: command.incidentId, caller }));
-      return presentNotice(untrusted(result.message, 2_000));
-    }
+    case 'fix':
+      return rerun(deps, logger, { incidentId: command.incidentId, reason: command.reason, caller });
   }
 }
 
 /**
  * `/medic fix|status|list|help`. The ack is empty and immediate (Slack's 3 seconds); the answer goes
- * to the response_url as an ephemeral message, so only the caller sees it.
+ * to the response_url as an ephemeral message, so only the caller sees it. A re-run of an incident
+ * with a pushed branch answers with a Re-run anyway button, which replaces that answer when clicked.
  */
 export function registerMedicCommand(app: App, deps: ListenerDeps, name = '/medic'): void {
   app.command(name, async ({ ack, command, respond, logger }) => {
@@ -42,6 +51,20 @@ export function registerMedicCommand(app: App, deps: ListenerDeps, name = '/medi
       await respond({ response_type: 'ephemeral', replace_original: false, text: reply.text, blocks: reply.blocks as never });
     } catch (error) {
       logger.warn(`Could not answer /medic through the response_url: ${String(error)}`);
+    }
+  });
+
+  app.action<BlockAction<ButtonAction>>({ type: 'block_actions', action_id: ActionId.RerunConfirm }, async ({ ack, body, action, respond, logger }) => {
+    await ack();
+    await afterAck();
+    const value = parseValue(RerunValue, action.value);
+    const reply = value
+      ? await rerun(deps, logger, { incidentId: value.incidentId, reason: value.reason, caller: slackCaller(body.user), confirmed: true })
+      : presentNotice('This button is no longer valid; run `/medic fix <incident>` again.');
+    try {
+      await respond({ response_type: 'ephemeral', replace_original: true, text: reply.text, blocks: reply.blocks as never });
+    } catch (error) {
+      logger.warn(`Could not answer the re-run confirmation: ${String(error)}`);
     }
   });
 }
