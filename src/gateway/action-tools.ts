@@ -30,6 +30,7 @@ export function createActionTools(actions: readonly ActionPolicy[], automation: 
       cacheable: action.effect === 'READ_ONLY',
       target: (args) => String(args[action.target]),
       available: automation !== undefined,
+      proposable: true,
       handler: (args, ctx) =>
         (automation ?? missing('The automation endpoint')).run({
           action: action.name,

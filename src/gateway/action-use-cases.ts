@@ -1,6 +1,7 @@
 import { ErrorCode } from '../domain/errors.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { ToolIntent } from './effect.js';
+import { refuseUnlessProposable } from './model-intents.js';
 import type { InvokeResult, ToolGateway } from './gateway.js';
 import type { StepUpRequestResult } from './step-up-flow.js';
 
@@ -22,7 +23,8 @@ export interface ActionRequest {
 
 function findProposed(request: ActionRequest): ToolIntent | undefined {
   return request.proposed.find((intent) => {
-    if (intent.tool !== request.tool) return false;
+    // Stored intents came from a model: one naming a built-in (an older record) is never run from a button.
+    if (intent.tool !== request.tool || refuseUnlessProposable(request.gateway.registry.get(intent.tool))) return false;
     const normalized = request.gateway.registry.normalize(intent.tool, intent.args);
     return normalized.ok && normalized.argsHash === request.argsHash;
   });
@@ -68,11 +70,12 @@ export async function confirmStepUp(input: { gateway: ToolGateway; token: string
   );
 }
 
-/** READ_ONLY diagnostics the model proposed run for the pipeline; everything else waits for a human. */
+/** READ_ONLY policy diagnostics the model proposed run for the pipeline; everything else waits for a human. */
 export async function runAutomaticDiagnostics(input: { gateway: ToolGateway; intents: readonly ToolIntent[]; incidentId: string; traceId?: string }): Promise<{ intent: ToolIntent; result: InvokeResult }[]> {
   const results: { intent: ToolIntent; result: InvokeResult }[] = [];
   for (const intent of input.intents) {
-    if (input.gateway.registry.get(intent.tool)?.effect !== 'READ_ONLY') continue;
+    const spec = input.gateway.registry.get(intent.tool);
+    if (spec?.effect !== 'READ_ONLY' || refuseUnlessProposable(spec)) continue;
     results.push({ intent, result: await input.gateway.invoke(intent, { caller: { kind: 'pipeline' }, incidentId: input.incidentId, traceId: input.traceId }) });
   }
   return results;

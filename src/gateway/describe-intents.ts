@@ -1,4 +1,5 @@
 import type { EffectClass, ToolIntent } from './effect.js';
+import { refuseUnlessProposable } from './model-intents.js';
 import type { CappedArg, ToolRegistry } from './registry.js';
 
 /** How a proposed intent is shown on the card, with what it takes to run. Pure. */
@@ -19,13 +20,19 @@ export interface IntentDescription {
 }
 
 /**
- * Describes what the model proposed, without running or auditing anything: the card's
+ * Describes what the model proposed, without running or auditing anything. Only policy actions
+ * can be offered; Medic's own tools are refused however well-formed their arguments. The card's
  * presenter renders each with its effect class; the button value carries only `tool` + `argsHash`,
  * and the use-cases look the intent up again server side.
  */
 export function describeIntents(registry: ToolRegistry, intents: readonly ToolIntent[]): IntentDescription[] {
   return intents.map((intent) => {
     const tool = String(intent.tool);
+    const known = registry.get(tool);
+    const notProposable = refuseUnlessProposable(known);
+    if (known && notProposable) {
+      return { tool, summary: known.summary, effect: known.effect, reversible: known.reversible, args: intent.args, argsHash: registry.normalize(tool, intent.args).argsHash, requires: 'refused', capped: [], refusal: notProposable };
+    }
     const normalized = registry.normalize(tool, intent.args);
     if (!normalized.ok) {
       return {

@@ -40,6 +40,12 @@ export interface ToolSpec<A, R> {
   grants?: (args: A, result: R) => { tool: string; key: unknown } | undefined;
   /** False when the port behind it is not configured: the tool is known but refuses to run. */
   available: boolean;
+  /**
+   * True only for the operator's policy actions (`data/policy/actions.yaml`). Medic's own tools
+   * (Slack posts, code reads, log searches, git) are called by Medic's code and are never
+   * accepted when a model names them; absent means false, so a new built-in is closed by default.
+   */
+  proposable?: boolean;
   handler: (args: A, ctx: ToolRunContext) => Promise<R>;
 }
 
