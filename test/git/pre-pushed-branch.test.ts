@@ -7,6 +7,8 @@ import { ErrorCode } from '../../src/domain/errors.js';
 import { createFixProposal, fixBranchName, type FixProposal } from '../../src/domain/fix.js';
 import { SAMPLE_FILES, buildRemote, gitIn, remoteBranches, type TestRemote } from './build-remote.js';
 
+type Planted = { files: Record<string, string>; message: string; mode?: string }[];
+
 const FILE = 'src/checkout/discounts.ts';
 const FIXED = 'export function perItem(amount: number, count: number): number {\n  return count === 0 ? 0 : Math.floor(amount / count);\n}\n';
 
@@ -18,7 +20,7 @@ describe('recovering an existing fix branch', () => {
   const trailer = () => `planted\n\nMedic-Proposal: ${proposal.contentHash}`;
 
   /** Someone else with write access pushes `branch` from their own clone. */
-  function plant(commits: { files: Record<string, string>; message: string; mode?: string }[]): string {
+  function plant(commits: Planted): string {
     const clone = mkdtempSync(join(remote.root, 'attacker-'));
     gitIn(remote.root, 'clone', '--quiet', remote.bare, clone);
     gitIn(clone, 'checkout', '--quiet', '-b', branch);
@@ -39,14 +41,14 @@ describe('recovering an existing fix branch', () => {
   });
   afterEach(() => remote.cleanup());
 
-  it.each([
-    ['other content under the trailer', () => [{ files: { [FILE]: 'export const backdoor = true;\n' }, message: trailer() }]],
-    ['the approved file plus another file', () => [{ files: { [FILE]: FIXED, 'README.md': '# pwned\n' }, message: trailer() }]],
-    ['the trailer buried in history under another change', () => [
+  it.each<[string, () => Planted]>([
+    ['other content under the trailer', (): Planted => [{ files: { [FILE]: 'export const backdoor = true;\n' }, message: trailer() }]],
+    ['the approved file plus another file', (): Planted => [{ files: { [FILE]: FIXED, 'README.md': '# pwned\n' }, message: trailer() }]],
+    ['the trailer buried in history under another change', (): Planted => [
       { files: { [FILE]: FIXED }, message: trailer() },
       { files: { 'README.md': '# later\n' }, message: 'unrelated' },
     ]],
-    ['the approved bytes with the file made executable', () => [{ files: { [FILE]: FIXED }, message: trailer(), mode: '+x' }]],
+    ['the approved bytes with the file made executable', (): Planted => [{ files: { [FILE]: FIXED }, message: trailer(), mode: '+x' }]],
   ])('refuses %s, leaving the branch as it was', async (_label, commits) => {
     const planted = plant(commits());
     const error = await createGitFixPublisher(options).publish({ incidentId: 'INC-42', branch, proposal, message: 'fix' }).catch((e: unknown) => e);
