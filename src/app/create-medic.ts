@@ -101,7 +101,7 @@ export function createMedic(parts: MedicParts): Medic {
     recordApproval: async (incident, approverId) => {
       if (incident.proposal) await recordFixApproval(adapters.approvals, { incidentId: incident.id, proposal: incident.proposal, approverId });
     },
-    enqueueFix: (id, hash) => queues.enqueueFix(id, hash),
+    enqueueFix: (id, hash, round) => queues.enqueueFix(id, hash, round),
     enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round),
     announce: createDecisionAnnouncer({ chat: adapters.chat, logger, stats: (id) => store.stats(id) }),
     learn: (incident) => learn(incident),
@@ -148,7 +148,7 @@ export function createMedic(parts: MedicParts): Medic {
       // Recover work a crash left between two writes: incidents never enqueued, approvals never started.
       await enqueuePending(poll);
       for (const incident of await store.list({ states: ['approved'] })) {
-        if (incident.decision) await queues.enqueueFix(incident.id, incident.decision.proposalHash);
+        if (incident.decision) await queues.enqueueFix(incident.id, incident.decision.proposalHash, incident.round);
       }
       if (options.poll !== false) {
         workers.push(startWorker(createPollJob(poll), workerOptions));

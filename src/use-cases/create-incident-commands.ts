@@ -11,7 +11,7 @@ export interface CommandDeps {
   authority: Authority;
   /** Tells the tool gateway a human approved this exact fix, so the job's push passes the gate. */
   recordApproval(incident: Incident, approverId: string): Promise<void>;
-  enqueueFix(incidentId: string, proposalHash: string): Promise<void>;
+  enqueueFix(incidentId: string, proposalHash: string, round: number): Promise<void>;
   enqueueAnalysis(incidentId: string, round: number): Promise<void>;
   /** Shows a fresh decision on the card and in its thread. */
   announce?: (incident: Incident) => Promise<void>;
@@ -51,7 +51,7 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
     if (!incident) return { ok: false, code: 'ERR_NOT_FOUND', message: `No incident ${input.incidentId}.` };
     // A double click or a Slack retry finds the decision already made: same answer, no second effect.
     if (incident.decision?.verdict === verdict && incident.decision.proposalHash === input.proposalHash) {
-      if (verdict === 'approved' && incident.state === 'approved') await deps.enqueueFix(incident.id, input.proposalHash);
+      if (verdict === 'approved' && incident.state === 'approved') await deps.enqueueFix(incident.id, input.proposalHash, incident.round);
       return { ok: true, view: await view(incident), message: `Already ${verdict} by ${incident.decision.actor.name ?? incident.decision.actor.id}.` };
     }
     if (incident.state !== 'awaiting_approval') {
@@ -71,7 +71,7 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
     }
     if (verdict === 'approved') {
       await deps.recordApproval(decided, input.caller.userId);
-      await deps.enqueueFix(decided.id, input.proposalHash);
+      await deps.enqueueFix(decided.id, input.proposalHash, decided.round);
     } else {
       await deps.learn?.(decided);
     }
