@@ -59,7 +59,7 @@ function dropDuplicates(ledger: DeliveryClaims): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     const signature = (args.context as { slackSignature?: unknown }).slackSignature;
     const keys = [deliveryKey(args.body as unknown as Record<string, unknown>), typeof signature === 'string' && signature ? `signature:${signature}` : undefined];
-    const claims = await Promise.all(keys.map((key) => (key === undefined ? true : ledger.claim(key))));
+    const claims = await Promise.all(keys.map(async (key) => (key === undefined ? true : ledger.claim(key))));
     if (claims.includes(false)) {
       if ('ack' in args && typeof args.ack === 'function') await args.ack();
       args.logger.debug(`Dropped a duplicate Slack delivery ${keys[0] ?? 'by signature'}`);
