@@ -66,6 +66,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack }: 
   const authority = createConfiguredAuthority({
     approvers: approverIds(config),
     elevatedApprovers: elevatedIds(config),
+    readers: config.MEDIC_READERS,
     groupCacheMs: config.MEDIC_GROUP_CACHE_MS,
     userGroups: slackClient && createSlackUserGroups(slackClient),
   });

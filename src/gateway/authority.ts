@@ -10,6 +10,8 @@ export interface ConfiguredAuthorityOptions {
   approvers: readonly string[];
   /** Elevated approvers may confirm step-ups; they are approvers too (MEDIC_ELEVATED_APPROVERS). */
   elevatedApprovers: readonly string[];
+  /** May read every incident, wherever they ask (MEDIC_READERS); approvers read too. */
+  readers?: readonly string[];
   userGroups?: UserGroupResolver;
   /** Group membership is cached this long, so a busy gateway does not hammer Slack. */
   groupCacheMs?: number;
@@ -51,9 +53,10 @@ export function createConfiguredAuthority(options: ConfiguredAuthorityOptions): 
 
   return {
     async resolve(userId): Promise<Permissions> {
-      if (userId.trim() === '' || userId.startsWith(GROUP)) return { approver: false, elevated: false };
+      if (userId.trim() === '' || userId.startsWith(GROUP)) return { approver: false, elevated: false, reader: false };
       const elevated = await listed(options.elevatedApprovers, userId);
-      return { approver: elevated || (await listed(options.approvers, userId)), elevated };
+      const approver = elevated || (await listed(options.approvers, userId));
+      return { approver, elevated, reader: approver || (await listed(options.readers ?? [], userId)) };
     },
   };
 }

@@ -3,7 +3,7 @@ import { FIX_STEPS, canTransition, transition, type Actor, type Incident } from 
 import type { IncidentStore } from '../adapters/redis/incident-store.js';
 import type { AuditLog } from '../ports/audit.js';
 import type { Authority } from '../ports/authority.js';
-import type { Caller, CommandResult, IncidentCommands, IncidentView } from './incident-commands.js';
+import type { Caller, CommandResult, IncidentCommands, IncidentView, Viewer } from './incident-commands.js';
 
 export interface CommandDeps {
   store: IncidentStore;
@@ -41,6 +41,12 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
     const permissions = await deps.authority.resolve(caller.userId);
     if (permissions.approver) return undefined;
     return deny(action, caller, incidentId, 'ERR_UNAUTHORIZED', 'Only configured approvers can do that.');
+  }
+
+  /** Everything for the CLI and readers; in Slack, otherwise, only incidents carded in the asking channel. */
+  async function readScope(viewer: Viewer): Promise<(incident: Incident) => boolean> {
+    if (viewer.caller.via === 'cli' || (await deps.authority.resolve(viewer.caller.userId)).reader) return () => true;
+    return (incident) => viewer.channel !== undefined && incident.card?.channel === viewer.channel;
   }
 
   async function decide(verdict: 'approved' | 'rejected', input: { incidentId: string; caller: Caller; proposalHash: string; reason?: string }): Promise<CommandResult> {
@@ -102,15 +108,23 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
       await deps.enqueueAnalysis(incidentId, restarted.round);
       return { ok: true, view: await view(restarted), message: `Re-running the fix proposal for ${incidentId} on its current evidence and analysis.` };
     },
-    async status(incidentId) {
+    async status(incidentId, viewer) {
       const incident = await deps.store.get(incidentId);
-      return incident ? view(incident) : undefined;
+      if (!incident) return undefined;
+      if (!(await readScope(viewer))(incident)) {
+        await deny('incident.read', viewer.caller, incident.id, 'ERR_UNAUTHORIZED', `read outside the incident's channel (${viewer.channel ?? 'no channel'}) by someone not in MEDIC_READERS`);
+        return undefined;
+      }
+      return view(incident);
     },
-    async list(options = {}) {
+    async list(viewer, options = {}) {
       const incidents = await deps.store.list({ states: options.openOnly ? [...OPEN_STATES] : undefined, limit: options.limit ?? 50 });
-      return Promise.all(incidents.map(view));
+      const readable = await readScope(viewer);
+      return Promise.all(incidents.filter(readable).map(view));
     },
     async feedback({ incidentId, caller, target, vote }) {
+      const refused = await authorize('incident.feedback', caller, incidentId);
+      if (refused) return { ok: false, code: refused.ok ? 'ERR_UNAUTHORIZED' : refused.code, message: "Only approvers' feedback counts: it labels what Medic learns from." };
       const at = now();
       const incident = await deps.store.update(incidentId, (current) => ({
         incident: { ...current, feedback: [...current.feedback.filter((f) => !(f.userId === caller.userId && f.target === target)), { target, vote, userId: caller.userId, at }] },

@@ -36,12 +36,12 @@ export function createDecideCommand(verdict: 'approve' | 'reject', boot: BootMed
         return 2;
       }
       return boot(io, async ({ medic, config }) => {
-        const view = await medic.commands.status(id);
+        const caller = { userId: config.MEDIC_OPERATOR_ID, via: 'cli' as const };
+        const view = await medic.commands.status(id, { caller });
         if (!view?.incident.proposal) {
           io.stderr.write(view ? `Incident ${id} has no proposal to ${verdict} (state ${view.incident.state}).\n` : `No incident ${id}.\n`);
           return 1;
         }
-        const caller = { userId: config.MEDIC_OPERATOR_ID, via: 'cli' as const };
         const current = view.incident.proposal.contentHash;
         const result = shownHash !== undefined
           ? await medic.commands.approve({ incidentId: id, caller, proposalHash: resolveProposalHash(shownHash, current) })

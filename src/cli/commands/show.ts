@@ -13,8 +13,8 @@ export function createShowCommand(boot: BootMedic): CliCommand {
         io.stderr.write('Usage: npm run medic -- show <incident>\n');
         return 2;
       }
-      return boot(io, async ({ medic }) => {
-        const view = await medic.commands.status(id);
+      return boot(io, async ({ medic, config }) => {
+        const view = await medic.commands.status(id, { caller: { userId: config.MEDIC_OPERATOR_ID, via: 'cli' } });
         if (!view) {
           io.stderr.write(`No incident ${id}. List them with \`npm run medic -- incidents\`.\n`);
           return 1;

@@ -1,20 +1,26 @@
 import type { App, Logger } from '@slack/bolt';
 import type { ChatMessage } from '../../../ports/chat.js';
-import type { Caller } from '../../../use-cases/incident-commands.js';
+import type { Caller, Viewer } from '../../../use-cases/incident-commands.js';
 import { presentHelp, presentList, presentNotice, presentStatus } from '../../../presenters/command-replies.js';
 import { untrusted } from '../../../presenters/mrkdwn.js';
 import { parseMedicCommand } from '../parse-command.js';
 import { afterAck, runUseCase, type ListenerDeps } from './listener-deps.js';
 
-async function answer(text: string, caller: Caller, deps: ListenerDeps, logger: Logger): Promise<ChatMessage> {
+const NOT_READABLE = (id: string) =>
+  `No incident ${untrusted(id, 80)} that you can read here: an incident is shown in its own channel, and anywhere to approvers and MEDIC_READERS.`;
+
+async function answer(text: string, viewer: Viewer, deps: ListenerDeps, logger: Logger): Promise<ChatMessage> {
+  const { caller } = viewer;
   const command = parseMedicCommand(text);
   switch (command.kind) {
     case 'help':
       return presentHelp(command.unknown ? `Medic does not know \`${untrusted(command.unknown, 200)}\`.` : undefined);
     case 'list':
-      return presentList(await deps.commands.list({ openOnly: true, limit: 50 }));
-    case 'status':
-      return presentStatus(await deps.commands.status(command.incidentId), command.incidentId);
+      return presentList(await deps.commands.list(viewer, { openOnly: true, limit: 50 }));
+    case 'status': {
+      const view = await deps.commands.status(command.incidentId, viewer);
+      return view ? presentStatus(view, command.incidentId) : presentNotice(NOT_READABLE(command.incidentId));
+    }
     case 'fix': {
       const result = await runUseCase(logger, 're-run the fix proposal', () => deps.commands.rerun({ incidentId: command.incidentId, caller }));
       return presentNotice(untrusted(result.message, 2_000));
@@ -33,7 +39,8 @@ export function registerMedicCommand(app: App, deps: ListenerDeps, name = '/medi
     const caller: Caller = { userId: command.user_id, ...(command.user_name ? { name: command.user_name } : {}), via: 'slack' };
     let reply: ChatMessage;
     try {
-      reply = await answer(command.text, caller, deps, logger);
+      // channel_id comes from the verified request: where the person asked, not where they claim to be.
+      reply = await answer(command.text, { caller, channel: command.channel_id }, deps, logger);
     } catch (error) {
       logger.error(`/medic ${command.text.slice(0, 80)} failed: ${String(error)}`);
       reply = presentNotice('Medic could not answer that right now; try again in a moment.');
