@@ -1,11 +1,16 @@
 import { z } from 'zod';
 import type { AutomationClient } from './automation-client.js';
-import { slug } from './identifiers.js';
+import { refuseSelectorValue, slug } from './identifiers.js';
 import type { ActionPolicy, ArgSpec } from './policy.js';
 import { defineTool, missing, type AnyToolSpec } from './tool-spec.js';
 
+function enumOf(values: readonly string[]): z.ZodType {
+  // Checked at parse too; here again so a policy built in code cannot offer a selector either.
+  return z.enum(values as [string, ...string[]]).superRefine((value, ctx) => void refuseSelectorValue(value, ctx));
+}
+
 function argSchema(spec: ArgSpec): z.ZodType {
-  const base = spec.type === 'slug' ? slug() : spec.type === 'int' ? z.number().int().min(spec.min).max(spec.max) : z.enum(spec.values as [string, ...string[]]);
+  const base = spec.type === 'slug' ? slug() : spec.type === 'int' ? z.number().int().min(spec.min).max(spec.max) : enumOf(spec.values);
   return spec.optional ? base.optional() : base;
 }
 

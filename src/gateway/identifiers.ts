@@ -5,6 +5,14 @@ import { z } from 'zod';
  * must name exactly one thing. A selector — `*`, `all`, `%`, a glob, a regex — would let one
  * intent touch everything, so it is refused with a marker the gateway turns into
  * ERR_TOOL_WILDCARD_PROHIBITED before anything is dispatched.
+ *
+ * A character is refused only where it would select. Operational targets (slugs) go to the
+ * operator's automation, which may expand patterns, so every metacharacter is refused there.
+ * Names from the log source and repository paths reach their systems only as quoted literals
+ * (SPL `field="…"`, git `:(literal)` pathspecs, exact comparisons), where `+`, `/`, `(`, `[`, `=`
+ * are plain text — real correlation ids (`q3Zs+9kLp/0aBcD==`, `SO-(1001)`) and paths
+ * (`app/[id]/page.tsx`) contain them. Only `*` still selects inside a quoted Splunk term, and a
+ * bare selector word stays refused everywhere.
  */
 export const WILDCARD_ISSUE = 'wildcard';
 
@@ -14,15 +22,31 @@ const SELECTOR_CHARS = /[*?%[\]{}()|^$+\\~!<>]/;
 // Regex literals such as /payments.*/i.
 const REGEX_LITERAL = /^\/[^/]+\/[gimsuy]*$/;
 
-export function isSelector(value: string): boolean {
-  const trimmed = value.trim();
-  return SELECTOR_WORDS.has(trimmed.toLowerCase()) || SELECTOR_CHARS.test(trimmed) || REGEX_LITERAL.test(trimmed);
+/** True for a bare selector word (`all`, `*`, `%`, `any`, …), whatever the context. */
+export function isSelectorWord(value: string): boolean {
+  return SELECTOR_WORDS.has(value.trim().toLowerCase());
 }
 
-function refuseSelectors(value: string, ctx: z.RefinementCtx): boolean {
-  if (!isSelector(value)) return true;
+/** A selector for a system that may expand patterns (the operator's automation). */
+export function isSelector(value: string): boolean {
+  const trimmed = value.trim();
+  return isSelectorWord(trimmed) || SELECTOR_CHARS.test(trimmed) || REGEX_LITERAL.test(trimmed);
+}
+
+/** A selector even as a quoted literal: a bare selector word, or a `*` (Splunk expands it inside quotes). */
+export function selectsAsLiteral(value: string): boolean {
+  return isSelectorWord(value) || value.includes('*');
+}
+
+function refuseSelectors(value: string, ctx: z.RefinementCtx, selects: (value: string) => boolean = isSelector): boolean {
+  if (!selects(value)) return true;
   ctx.addIssue({ code: 'custom', message: 'must name exactly one thing: wildcards, "all" and patterns are prohibited', params: { medic: WILDCARD_ISSUE } });
   return false;
+}
+
+/** For schemas built elsewhere (policy enums): the same refusal and marker as every identifier. */
+export function refuseSelectorValue(value: string, ctx: z.RefinementCtx): boolean {
+  return refuseSelectors(value, ctx, isSelectorWord);
 }
 
 function hasControlChars(value: string): boolean {
@@ -41,20 +65,21 @@ export const slug = () =>
   });
 
 /**
- * A name that came from the log source itself (service, correlation id). Looser than a slug,
- * because real services are called `Checkout API`, but never a selector.
+ * A name that came from the log source itself (service, correlation id) or a Slack reference.
+ * Looser than a slug, because real services are called `Checkout API` and real ids carry `+/=()`;
+ * used only as a quoted literal, so only what selects there is refused.
  */
 export const explicitName = () =>
   z.string().superRefine((value, ctx) => {
-    if (refuseSelectors(value, ctx) && (value.trim() === '' || value.length > 256 || hasControlChars(value))) {
+    if (refuseSelectors(value, ctx, selectsAsLiteral) && (value.trim() === '' || value.length > 256 || hasControlChars(value))) {
       ctx.addIssue({ code: 'custom', message: 'must be a non-empty name of at most 256 printable characters' });
     }
   });
 
-/** A path inside the repository: relative, no `..`, no selector. */
+/** A path inside the repository: relative, no `..`, no selector. Read and logged as a literal pathspec. */
 export const repoPath = () =>
   z.string().superRefine((value, ctx) => {
-    if (!refuseSelectors(value, ctx)) return;
+    if (!refuseSelectors(value, ctx, selectsAsLiteral)) return;
     const bad = value === '' || value.length > 512 || value.startsWith('/') || value.split('/').includes('..') || value.includes('\u0000');
     if (bad) ctx.addIssue({ code: 'custom', message: 'must be a relative path inside the repository (no leading /, no ..)' });
   });

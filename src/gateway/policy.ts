@@ -3,6 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ErrorCode, MedicError } from '../domain/errors.js';
 import { EFFECT_CLASSES, MINIMUM_PERMISSION, PERMISSIONS, permissionAtLeast } from './effect.js';
+import { isSelectorWord } from './identifiers.js';
 
 /**
  * The operator's runbook actions, declared in `data/policy/actions.yaml` and validated once at
@@ -18,7 +19,8 @@ const ArgSpec = z.discriminatedUnion('type', [
     .refine((a) => a.min <= a.max, 'min must not exceed max'),
   z.strictObject({
     type: z.literal('enum'),
-    values: z.array(z.string().regex(SLUG, 'enum values are slugs')).min(1).max(20),
+    // `all`, `any`, `every`… would let one intent select everything the automation knows.
+    values: z.array(z.string().regex(SLUG, 'enum values are slugs').refine((v) => !isSelectorWord(v), 'an enum value must name one thing, not a selector such as "all"')).min(1).max(20),
     optional: z.boolean().default(false),
   }),
 ]);
