@@ -4,7 +4,7 @@ import type { AuditLog } from '../ports/audit.js';
 import { PIPELINE_ID, type EffectClass, type InvocationContext } from './effect.js';
 
 /** How a call ended, as the gateway reports it and the audit records it. */
-export type GatewayDecision = 'executed' | 'cached' | 'proposed' | 'challenge-issued' | 'denied' | 'failed';
+export type GatewayDecision = 'executed' | 'cached' | 'proposed' | 'challenge-issued' | 'denied' | 'failed' | 'unknown' | 'late-executed' | 'late-failed';
 
 const OUTCOME: Record<GatewayDecision, AuditEvent['outcome']> = {
   executed: 'allowed',
@@ -15,6 +15,17 @@ const OUTCOME: Record<GatewayDecision, AuditEvent['outcome']> = {
   proposed: 'denied',
   denied: 'denied',
   failed: 'failed',
+  // The deadline passed with the handler still running: a push or a webhook may yet land.
+  unknown: 'unknown',
+  // The reconciliation of an unknown outcome, appended when the handler finally settled.
+  'late-executed': 'allowed',
+  'late-failed': 'failed',
+};
+
+const ACTION: Partial<Record<GatewayDecision, string>> = {
+  'challenge-issued': 'gateway.step-up-request',
+  'late-executed': 'gateway.tool-reconciled',
+  'late-failed': 'gateway.tool-reconciled',
 };
 
 export interface GatewayAuditInput {
@@ -35,7 +46,7 @@ export function buildGatewayAudit(input: GatewayAuditInput, at: string): AuditEv
   if (input.code) details.code = input.code;
   return {
     at,
-    action: input.decision === 'challenge-issued' ? 'gateway.step-up-request' : 'gateway.tool-call',
+    action: ACTION[input.decision] ?? 'gateway.tool-call',
     outcome: OUTCOME[input.decision],
     actor: ctx.caller.kind === 'pipeline' ? { kind: 'pipeline', id: PIPELINE_ID } : { kind: 'user', id: ctx.caller.userId },
     incidentId: ctx.incidentId,

@@ -114,7 +114,7 @@ export interface Harness {
 export function buildHarness(
   redis: Redis,
   prefix: string,
-  options: { deps?: ToolRegistryDeps; actions?: ActionPolicy[]; approvers?: string[]; elevated?: string[]; readTimeoutMs?: number; audit?: AuditLog } = {},
+  options: { deps?: ToolRegistryDeps; actions?: ActionPolicy[]; approvers?: string[]; elevated?: string[]; readTimeoutMs?: number; writeTimeoutMs?: number; audit?: AuditLog } = {},
 ): Harness {
   const clock = { now: Date.parse('2025-03-01T10:00:00Z') };
   const now = () => clock.now;
@@ -131,6 +131,7 @@ export function buildHarness(
     breakers,
     cache: createReadCache({ ttlMs: 120_000, now }),
     readTimeoutMs: options.readTimeoutMs,
+    writeTimeoutMs: options.writeTimeoutMs,
     now,
   });
   return { gateway, approvals, audit, breakers, clock };
