@@ -111,21 +111,28 @@ export async function createAdapters({ config, redis, logger, chatOut, slack }: 
       const rootCauseCorrect = votes.length === 0 ? undefined : votes.filter((v) => v.vote === 'up').length >= votes.length / 2;
       await upsertIncidentDoc({ embedder, store }, incident, { rootCauseCorrect, note: incident.decision?.reason });
     },
-    prepare: () => withDataLock(async () => {
-      if (!config.MEDIC_REPO_REMOTE) {
-        const seeded = await seedSampleRemote({ sourceDir: paths.sampleService, historyFile: paths.sampleHistory, remoteDir: paths.sampleRemote, branch: config.MEDIC_REPO_BRANCH });
-        if (seeded.created) logger.info({ remote: seeded.remoteDir }, 'seeded the sample service remote');
-      }
-      await mkdir(paths.worktrees, { recursive: true });
-      await unlockedRepo.sync();
-      await store.ensure(embedder.id, embedder.dimension);
-      try {
-        logger.info({ ...(await ingestDocs({ embedder, store }, { dir: paths.docs })) }, 'documents indexed');
-      } catch (error) {
-        if (!(error instanceof MedicError && error.code === ErrorCode.ValidationFailed)) throw error;
-        logger.warn({ dir: paths.docs, err: error }, 'no documents indexed; similar docs will be empty');
-      }
-    }),
+    prepare: async () => {
+      await withDataLock(async () => {
+        if (!config.MEDIC_REPO_REMOTE) {
+          const seeded = await seedSampleRemote({ sourceDir: paths.sampleService, historyFile: paths.sampleHistory, remoteDir: paths.sampleRemote, branch: config.MEDIC_REPO_BRANCH });
+          if (seeded.created) logger.info({ remote: seeded.remoteDir }, 'seeded the sample service remote');
+        }
+        await mkdir(paths.worktrees, { recursive: true });
+      });
+      // Through the gateway (git.sync, audited); the gated repo takes the data lock itself.
+      await gatedRepo.sync();
+      await withDataLock(() => prepareDocs());
+    },
     checks: [logs, slack && mode === 'sandbox' ? createSandboxCheck(slack.apiUrl, slack.botToken) : chat, analyst, createEmbedderCheck(embedder), store, repo, publisher, pullRequests],
   };
+
+  async function prepareDocs(): Promise<void> {
+    await store.ensure(embedder.id, embedder.dimension);
+    try {
+      logger.info({ ...(await ingestDocs({ embedder, store }, { dir: paths.docs })) }, 'documents indexed');
+    } catch (error) {
+      if (!(error instanceof MedicError && error.code === ErrorCode.ValidationFailed)) throw error;
+      logger.warn({ dir: paths.docs, err: error }, 'no documents indexed; similar docs will be empty');
+    }
+  }
 }

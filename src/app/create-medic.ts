@@ -72,8 +72,17 @@ export function createMedic(parts: MedicParts): Medic {
   const queues = createQueues(redis, prefix, { cardRefreshS: storm.cardRefreshS });
   const workers: Worker[] = [];
   // Learning is a courtesy to the next incident: a failed write-back is logged, never fatal.
-  const learn = (incident: Parameters<Adapters['learnFrom']>[0]) =>
-    adapters.learnFrom(incident).catch((error: unknown) => logger.warn({ incidentId: incident.id, err: error }, 'could not write the incident back to the documents'));
+  // A write-back to Medic's own document index, outside the gateway (README: side effects outside
+  // the gateway): it touches no operator system and no model chooses it, so it is audited here.
+  const learn = async (incident: Parameters<Adapters['learnFrom']>[0]) => {
+    const outcome = await adapters.learnFrom(incident).then(
+      () => 'done' as const,
+      (error: unknown) => (logger.warn({ incidentId: incident.id, err: error }, 'could not write the incident back to the documents'), 'failed' as const),
+    );
+    await audit
+      .append([{ at: clock().toISOString(), action: 'learning.write-back', outcome, actor: { kind: 'pipeline', id: 'medic' }, incidentId: incident.id, details: { state: incident.state, votes: incident.feedback.length } }])
+      .catch((error: unknown) => logger.warn({ incidentId: incident.id, err: error }, 'could not audit the write-back'));
+  };
   const afterStep = parts.afterStep ? (step: string) => parts.afterStep?.(step) : undefined;
 
   const pipeline: PipelineDeps = {
@@ -142,7 +151,7 @@ export function createMedic(parts: MedicParts): Medic {
       await queues.sweep.upsertJobScheduler('sweep-quiet', { every: config.MEDIC_SWEEP_INTERVAL_S * 1000 }, { name: 'sweep', data: {} });
       if (config.SPLUNK_HEC_URL && config.SPLUNK_HEC_TOKEN) {
         const hec = createHecClient({ url: config.SPLUNK_HEC_URL, token: config.SPLUNK_HEC_TOKEN, index: config.SPLUNK_HEC_INDEX, sourcetype: config.SPLUNK_HEC_SOURCETYPE });
-        workers.push(startWorker(createForwardAuditJob({ redis, prefix, hec, batch: 500 }), workerOptions));
+        workers.push(startWorker(createForwardAuditJob({ redis, prefix, hec, batch: 500, audit, now: clock }), workerOptions));
         await queues.forwardAudit.upsertJobScheduler('forward-audit', { every: config.SPLUNK_HEC_INTERVAL_MS }, { name: 'forward-audit', data: {} });
       }
       // Recover work a crash left between two writes: incidents never enqueued, approvals never started.

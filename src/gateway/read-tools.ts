@@ -116,6 +116,8 @@ export function createReadTools(deps: ReadToolDeps): AnyToolSpec[] {
       name: 'git.sync',
       summary: "Fetch the default branch into Medic's own clone (never the operator's)",
       upstream: 'repo',
+      // A first clone of a real repository takes far longer than a read's default deadline.
+      timeoutMs: 300_000,
       schema: z.strictObject({}),
       identifiers: [],
       available: repo !== undefined,

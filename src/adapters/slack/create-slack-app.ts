@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, type CustomRoute, type Logger, type Middleware, type AnyMiddlewareArgs } from '@slack/bolt';
+import type { AuditLog } from '../../ports/audit.js';
 import type { Authority } from '../../ports/authority.js';
 import type { IncidentCommands } from '../../use-cases/incident-commands.js';
 import type { ActionCommands } from '../../use-cases/run-action.js';
@@ -26,6 +27,8 @@ export interface SlackAppOptions {
   host?: string;
   commands: IncidentCommands;
   authority: Authority;
+  /** Where replies to the requester (ephemerals, modals, response_url answers) are audited. */
+  audit?: AuditLog;
   /** The card's operational-action buttons; without it they are not served (no gateway wired). */
   actions?: ActionCommands;
   command?: string;
@@ -98,15 +101,15 @@ export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
     // auth.test runs in start(), so a bad token is a clear error instead of an unhandled rejection.
     deferInitialization: true,
   });
-  const deps = { commands: options.commands, authority: options.authority };
+  const deps = { commands: options.commands, authority: options.authority, audit: options.audit };
   app.use(dropDuplicates(options.ledger ?? new DeliveryLedger()));
   registerDecisionActions(app, deps);
   registerRejectSubmission(app, deps);
   registerFeedbackAction(app, deps);
   registerMedicCommand(app, deps, options.command);
   if (options.actions) {
-    registerActionButtons(app, options.actions);
-    registerStepUpSubmission(app, options.actions);
+    registerActionButtons(app, options.actions, options.audit);
+    registerStepUpSubmission(app, options.actions, options.audit);
   }
   app.error(async (error) => {
     app.logger.error(`Slack listener failed: ${error.code ?? ''} ${error.message}`);

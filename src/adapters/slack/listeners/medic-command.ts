@@ -4,7 +4,7 @@ import type { Caller, Viewer } from '../../../use-cases/incident-commands.js';
 import { presentHelp, presentList, presentNotice, presentStatus } from '../../../presenters/command-replies.js';
 import { untrusted } from '../../../presenters/mrkdwn.js';
 import { parseMedicCommand } from '../parse-command.js';
-import { afterAck, runUseCase, type ListenerDeps } from './listener-deps.js';
+import { afterAck, auditReply, runUseCase, type ListenerDeps } from './listener-deps.js';
 
 const NOT_READABLE = (id: string) =>
   `No incident ${untrusted(id, 80)} that you can read here: an incident is shown in its own channel, and anywhere to approvers and MEDIC_READERS.`;
@@ -33,7 +33,7 @@ async function answer(text: string, viewer: Viewer, deps: ListenerDeps, logger: 
  * to the response_url as an ephemeral message, so only the caller sees it.
  */
 export function registerMedicCommand(app: App, deps: ListenerDeps, name = '/medic'): void {
-  app.command(name, async ({ ack, command, respond, logger }) => {
+  app.command(name, async ({ ack, command, respond, client, logger }) => {
     await ack();
     await afterAck();
     const caller: Caller = { userId: command.user_id, ...(command.user_name ? { name: command.user_name } : {}), via: 'slack' };
@@ -45,10 +45,14 @@ export function registerMedicCommand(app: App, deps: ListenerDeps, name = '/medi
       logger.error(`/medic ${command.text.slice(0, 80)} failed: ${String(error)}`);
       reply = presentNotice('Medic could not answer that right now; try again in a moment.');
     }
+    const audited = { client, logger, audit: deps.audit };
+    const details = { command: parseMedicCommand(command.text).kind, channel: command.channel_id };
     try {
       await respond({ response_type: 'ephemeral', replace_original: false, text: reply.text, blocks: reply.blocks as never });
+      await auditReply(audited, 'slack.respond', caller.userId, 'done', details);
     } catch (error) {
       logger.warn(`Could not answer /medic through the response_url: ${String(error)}`);
+      await auditReply(audited, 'slack.respond', caller.userId, 'failed', details);
     }
   });
 }
