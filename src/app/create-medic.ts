@@ -23,7 +23,7 @@ import type { AuditLog } from '../ports/audit.js';
 import type { ServiceCheck } from '../ports/service-check.js';
 import { createQueues, type Queues } from '../queue/queues.js';
 import { startWorker } from '../queue/start-worker.js';
-import { recordFixApproval } from '../gateway/fix-approval.js';
+import { recordFixApproval } from '../gateway/effect-gate/fix-approval.js';
 import { createDecisionAnnouncer } from '../use-cases/announce-decision.js';
 import { createIncidentCommands } from '../use-cases/create-incident-commands.js';
 import type { IncidentCommands } from '../use-cases/incident-commands.js';

@@ -1,16 +1,16 @@
 import { ErrorCode, asMedicError, type ErrorCode as Code, type MedicError } from '../domain/errors.js';
 import type { AuditLog } from '../ports/audit.js';
 import type { Authority } from '../ports/authority.js';
-import type { Approval, ApprovalStore, TargetLocks } from './approval-store.js';
-import { createBreakers, createReadCache, type Breakers, type ReadCache } from './circuit-breaker.js';
-import { decide, type GateInput } from './decide.js';
-import { type GatewayCaller, type InvocationContext, type Permission, type ToolIntent } from './effect.js';
-import { appendOrWithhold, buildGatewayAudit, type GatewayAuditInput } from './gateway-audit.js';
-import { CLIENT_PLANE_ACTIONS, hashArgs, type CappedArg, type ToolRegistry } from './registry.js';
-import { runHandler } from './run-handler.js';
-import { createStepUpFlow, type StepUpRequestResult } from './step-up-flow.js';
-import type { StepUpChallenges } from './step-up.js';
-import type { AnyToolSpec } from './tool-spec.js';
+import type { Approval, ApprovalStore, TargetLocks } from './effect-gate/approval-store.js';
+import { createBreakers, createReadCache, type Breakers, type ReadCache } from './degradation/circuit-breaker.js';
+import { decide, type GateInput } from './effect-gate/decide.js';
+import { type GatewayCaller, type InvocationContext, type Permission, type ToolIntent } from './registry/effect.js';
+import { appendOrWithhold, buildGatewayAudit, type GatewayAuditInput } from './audit/gateway-audit.js';
+import { CLIENT_PLANE_ACTIONS, hashArgs, type CappedArg, type ToolRegistry } from './registry/registry.js';
+import { runHandler } from './effect-gate/run-handler.js';
+import { createStepUpFlow, type StepUpRequestResult } from './effect-gate/step-up-flow.js';
+import type { StepUpChallenges } from './effect-gate/step-up.js';
+import type { AnyToolSpec } from './registry/tool-spec.js';
 
 export type InvokeResult =
   | { status: 'executed'; value: unknown; fromCache: boolean; argsHash: string; capped: CappedArg[] }

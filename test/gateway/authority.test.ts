@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createConfiguredAuthority } from '../../src/gateway/authority.js';
+import { createConfiguredAuthority } from '../../src/gateway/authority/authority.js';
 
 describe('configured authority', () => {
   it('resolves approvers and elevated approvers (who are approvers too) from verified ids only', async () => {

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runApprovedAction } from '../../src/gateway/action-use-cases.js';
-import { recordFixApproval } from '../../src/gateway/fix-approval.js';
+import { runApprovedAction } from '../../src/gateway/actions/action-use-cases.js';
+import { recordFixApproval } from '../../src/gateway/effect-gate/fix-approval.js';
 import { createGatedPorts } from '../../src/gateway/gated-ports.js';
-import type { ToolIntent } from '../../src/gateway/effect.js';
+import type { ToolIntent } from '../../src/gateway/registry/effect.js';
 import { createTestRedis } from '../support/redis.js';
 import { APPROVER, STRANGER, buildCountingAutomation, buildFakePorts, buildHarness, buildProposal, exampleArgs, rateLimited } from './support.js';
 

@@ -3,7 +3,7 @@
  * outcome unknown, its write lock stays held, and a reconciling record follows when it settles.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AutomationClient } from '../../src/gateway/automation-client.js';
+import type { AutomationClient } from '../../src/gateway/actions/automation-client.js';
 import { createTestRedis } from '../support/redis.js';
 import { exampleArgs, buildHarness, type Harness } from './support.js';
 

@@ -3,9 +3,9 @@
  * literals, a `*` or a bare `all` does not, and a policy enum cannot offer `all`.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createActionTools } from '../../src/gateway/action-tools.js';
-import { explicitName, repoPath } from '../../src/gateway/identifiers.js';
-import { parsePolicy } from '../../src/gateway/policy.js';
+import { createActionTools } from '../../src/gateway/actions/action-tools.js';
+import { explicitName, repoPath } from '../../src/gateway/arguments/identifiers.js';
+import { parsePolicy } from '../../src/gateway/actions/policy.js';
 import type { PipelineDeps } from '../../src/pipeline/pipeline-deps.js';
 import { logWindowStep } from '../../src/pipeline/steps/log-window.js';
 import type { WindowQuery } from '../../src/ports/log-source.js';

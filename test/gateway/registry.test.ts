@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EFFECT_CLASSES } from '../../src/gateway/effect.js';
-import { isSelector, selectsAsLiteral } from '../../src/gateway/identifiers.js';
-import { FORBIDDEN_TOOLS, parsePolicy } from '../../src/gateway/policy.js';
-import { createToolRegistry } from '../../src/gateway/registry.js';
+import { EFFECT_CLASSES } from '../../src/gateway/registry/effect.js';
+import { isSelector, selectsAsLiteral } from '../../src/gateway/arguments/identifiers.js';
+import { FORBIDDEN_TOOLS, parsePolicy } from '../../src/gateway/actions/policy.js';
+import { createToolRegistry } from '../../src/gateway/registry/registry.js';
 import { createTestRedis } from '../support/redis.js';
 import { APPROVER, buildCountingAutomation, buildFakePorts, buildHarness, exampleArgs, TEST_POLICY } from './support.js';
 

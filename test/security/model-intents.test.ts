@@ -1,8 +1,8 @@
 /** Finding: a model may propose only the operator's policy actions, never Medic's own tools. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runApprovedAction, runAutomaticDiagnostics } from '../../src/gateway/action-use-cases.js';
-import { describeIntents } from '../../src/gateway/describe-intents.js';
-import { proposeActions } from '../../src/gateway/propose-actions.js';
+import { runApprovedAction, runAutomaticDiagnostics } from '../../src/gateway/actions/action-use-cases.js';
+import { describeIntents } from '../../src/gateway/actions/describe-intents.js';
+import { proposeActions } from '../../src/gateway/actions/propose-actions.js';
 import { createTestRedis } from '../support/redis.js';
 import { APPROVER, buildCountingAutomation, buildFakePorts, buildHarness, exampleArgs, type Harness } from '../gateway/support.js';
 

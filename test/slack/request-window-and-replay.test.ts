@@ -8,7 +8,7 @@ import { createSlackApp, type SlackAppHandle } from '../../src/adapters/slack/cr
 import { createSlackUserGroups } from '../../src/adapters/slack/slack-user-groups.js';
 import { createSlackWebClient } from '../../src/adapters/slack/web-client.js';
 import { isDatedInFuture } from '../../src/adapters/slack/request-window.js';
-import { createConfiguredAuthority } from '../../src/gateway/authority.js';
+import { createConfiguredAuthority } from '../../src/gateway/authority/authority.js';
 import { createSlackSandbox, type SlackSandbox } from '../../src/sandbox/create-slack-sandbox.js';
 import { SANDBOX_APPROVER_GROUP, SANDBOX_BOT } from '../../src/sandbox/sandbox-users.js';
 import { FORM_CONTENT_TYPE, formBody, signSlackRequest } from '../../src/sandbox/sign-request.js';

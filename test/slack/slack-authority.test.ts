@@ -1,7 +1,7 @@
 /** Slack user groups behind the gateway's authority, over the real Web API client: listed ids, the group, its brief cache. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSlackUserGroups } from '../../src/adapters/slack/slack-user-groups.js';
-import { createConfiguredAuthority } from '../../src/gateway/authority.js';
+import { createConfiguredAuthority } from '../../src/gateway/authority/authority.js';
 import { createSlackWebClient } from '../../src/adapters/slack/web-client.js';
 import { DeliveryLedger, deliveryKey } from '../../src/adapters/slack/delivery-ledger.js';
 import { ErrorCode } from '../../src/domain/errors.js';

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAuditLog } from '../../src/adapters/redis/audit-log.js';
 import { createIncidentStore, type IncidentStore } from '../../src/adapters/redis/incident-store.js';
 import type { Incident } from '../../src/domain/incident.js';
-import { createConfiguredAuthority } from '../../src/gateway/authority.js';
+import { createConfiguredAuthority } from '../../src/gateway/authority/authority.js';
 import type { AuditLog } from '../../src/ports/audit.js';
 import { createIncidentCommands } from '../../src/use-cases/create-incident-commands.js';
 import type { IncidentCommands } from '../../src/use-cases/incident-commands.js';

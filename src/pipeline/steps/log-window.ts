@@ -1,5 +1,5 @@
 import type { ErrorEvent, LogEntry, RawLogLine } from '../../domain/event.js';
-import { selectsAsLiteral } from '../../gateway/identifiers.js';
+import { selectsAsLiteral } from '../../gateway/arguments/identifiers.js';
 import type { Step } from '../step.js';
 
 /**

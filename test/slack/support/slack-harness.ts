@@ -4,7 +4,7 @@
  */
 import { createSlackApp, type SlackAppHandle } from '../../../src/adapters/slack/create-slack-app.js';
 import { createSlackUserGroups } from '../../../src/adapters/slack/slack-user-groups.js';
-import { createConfiguredAuthority } from '../../../src/gateway/authority.js';
+import { createConfiguredAuthority } from '../../../src/gateway/authority/authority.js';
 import { createSlackChat } from '../../../src/adapters/slack/slack-chat.js';
 import { createSlackWebClient } from '../../../src/adapters/slack/web-client.js';
 import type { AuditLog } from '../../../src/ports/audit.js';

@@ -1,9 +1,9 @@
-import type { ActionIntent } from '../domain/analysis.js';
-import type { Diagnostics, ProposedAction } from '../domain/incident.js';
+import type { ActionIntent } from '../../domain/analysis.js';
+import type { Diagnostics, ProposedAction } from '../../domain/incident.js';
 import { runAutomaticDiagnostics } from './action-use-cases.js';
 import { toActionOutcome } from './action-outcome.js';
 import { describeIntents } from './describe-intents.js';
-import type { ToolGateway } from './gateway.js';
+import type { ToolGateway } from '../gateway.js';
 
 /**
  * Validates the recommendation's intents against the registry and runs the READ_ONLY ones for the

@@ -1,7 +1,7 @@
-import type { AuditEvent } from '../domain/audit.js';
-import { ErrorCode, MedicError } from '../domain/errors.js';
-import type { AuditLog } from '../ports/audit.js';
-import { PIPELINE_ID, type EffectClass, type InvocationContext } from './effect.js';
+import type { AuditEvent } from '../../domain/audit.js';
+import { ErrorCode, MedicError } from '../../domain/errors.js';
+import type { AuditLog } from '../../ports/audit.js';
+import { PIPELINE_ID, type EffectClass, type InvocationContext } from '../registry/effect.js';
 
 /** How a call ended, as the gateway reports it and the audit records it. */
 export type GatewayDecision = 'executed' | 'cached' | 'proposed' | 'challenge-issued' | 'denied' | 'failed' | 'unknown' | 'late-executed' | 'late-failed';

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { ErrorCode, MedicError } from '../domain/errors.js';
+import { ErrorCode, MedicError } from '../../domain/errors.js';
 
 /** One operational action sent to the operator's automation (any HTTP endpoint). */
 export interface AutomationRequest {

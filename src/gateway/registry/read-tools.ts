@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { ErrorEvent } from '../domain/event.js';
-import type { CodeCandidate } from '../ports/analyst.js';
-import type { CodeRepository } from '../ports/code.js';
-import type { LogSource } from '../ports/log-source.js';
-import type { VectorHit } from '../ports/retrieval.js';
-import { explicitName, repoPath } from './identifiers.js';
+import { ErrorEvent } from '../../domain/event.js';
+import type { CodeCandidate } from '../../ports/analyst.js';
+import type { CodeRepository } from '../../ports/code.js';
+import type { LogSource } from '../../ports/log-source.js';
+import type { VectorHit } from '../../ports/retrieval.js';
+import { explicitName, repoPath } from '../arguments/identifiers.js';
 import { defineTool, missing, type AnyToolSpec } from './tool-spec.js';
 
 export const DocsSearchArgs = z.strictObject({

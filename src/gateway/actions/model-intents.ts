@@ -1,5 +1,5 @@
-import { ErrorCode } from '../domain/errors.js';
-import type { AnyToolSpec } from './tool-spec.js';
+import { ErrorCode } from '../../domain/errors.js';
+import type { AnyToolSpec } from '../registry/tool-spec.js';
 
 /** Why a model-named intent that exists in the registry is still refused. */
 export const NOT_PROPOSABLE_REASON = "one of Medic's own tools, not an operator policy action: a model may propose only the actions of the policy catalog";

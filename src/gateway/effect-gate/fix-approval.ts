@@ -1,7 +1,7 @@
-import type { FixProposal } from '../domain/fix.js';
+import type { FixProposal } from '../../domain/fix.js';
 import type { Approval, ApprovalStore } from './approval-store.js';
-import { fixApprovalKey } from './code-host-tools.js';
-import { hashArgs } from './registry.js';
+import { fixApprovalKey } from '../registry/code-host-tools.js';
+import { hashArgs } from '../registry/registry.js';
 
 /** The approval hash of a fix: incident + file + content hash, whatever branch or message the job picks. */
 export function fixApprovalHash(incidentId: string, proposal: Pick<FixProposal, 'file' | 'contentHash'>): string {

@@ -1,9 +1,9 @@
-import { ErrorCode } from '../domain/errors.js';
-import type { ApprovalStore } from './approval-store.js';
-import type { ToolIntent } from './effect.js';
+import { ErrorCode } from '../../domain/errors.js';
+import type { ApprovalStore } from '../effect-gate/approval-store.js';
+import type { ToolIntent } from '../registry/effect.js';
 import { refuseUnlessProposable } from './model-intents.js';
-import type { InvokeResult, ToolGateway } from './gateway.js';
-import type { StepUpRequestResult } from './step-up-flow.js';
+import type { InvokeResult, ToolGateway } from '../gateway.js';
+import type { StepUpRequestResult } from '../effect-gate/step-up-flow.js';
 
 /**
  * What a Slack button or modal triggers. The button value names an intent (`tool` + `argsHash`)

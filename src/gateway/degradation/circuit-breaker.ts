@@ -1,5 +1,5 @@
-import { ErrorCode, isMedicError } from '../domain/errors.js';
-import { DEGRADED_REASON } from './decide.js';
+import { ErrorCode, isMedicError } from '../../domain/errors.js';
+import { DEGRADED_REASON } from '../effect-gate/decide.js';
 
 export interface BreakerOptions {
   /** Consecutive timeouts/transient failures that open an upstream's breaker (a 429 opens it at once). */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ErrorCode, MedicError } from '../domain/errors.js';
-import { FixProposal, hashFixContent } from '../domain/fix.js';
-import type { FixPublisher, PublishResult, PullRequests } from '../ports/code.js';
-import { explicitName, fixBranch, repoPath } from './identifiers.js';
+import { ErrorCode, MedicError } from '../../domain/errors.js';
+import { FixProposal, hashFixContent } from '../../domain/fix.js';
+import type { FixPublisher, PublishResult, PullRequests } from '../../ports/code.js';
+import { explicitName, fixBranch, repoPath } from '../arguments/identifiers.js';
 import { defineTool, missing, type AnyToolSpec } from './tool-spec.js';
 
 const PublishArgs = z.strictObject({

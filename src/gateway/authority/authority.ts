@@ -1,4 +1,4 @@
-import type { Authority, Permissions } from '../ports/authority.js';
+import type { Authority, Permissions } from '../../ports/authority.js';
 
 /** Resolves a Slack user group's members (`usergroups.users.list`, see adapters/slack/slack-user-groups.ts). */
 export interface UserGroupResolver {

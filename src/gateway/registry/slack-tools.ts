@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Chat } from '../ports/chat.js';
-import { explicitName } from './identifiers.js';
+import type { Chat } from '../../ports/chat.js';
+import { explicitName } from '../arguments/identifiers.js';
 import { defineTool, missing, type AnyToolSpec } from './tool-spec.js';
 
 const Message = z.strictObject({

@@ -1,6 +1,6 @@
-import type { EffectClass, ToolIntent } from './effect.js';
+import type { EffectClass, ToolIntent } from '../registry/effect.js';
 import { refuseUnlessProposable } from './model-intents.js';
-import type { CappedArg, ToolRegistry } from './registry.js';
+import type { CappedArg, ToolRegistry } from '../registry/registry.js';
 
 /** How a proposed intent is shown on the card, with what it takes to run. Pure. */
 export interface IntentDescription {

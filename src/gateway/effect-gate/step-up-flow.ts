@@ -1,12 +1,12 @@
-import { ErrorCode, type ErrorCode as Code } from '../domain/errors.js';
-import type { Breakers } from './circuit-breaker.js';
+import { ErrorCode, type ErrorCode as Code } from '../../domain/errors.js';
+import type { Breakers } from '../degradation/circuit-breaker.js';
 import { decide } from './decide.js';
-import type { GatewayCaller, InvocationContext, Permission, ToolIntent } from './effect.js';
-import type { Execution, InvokeResult } from './gateway.js';
-import type { GatewayAuditInput } from './gateway-audit.js';
-import type { ToolRegistry } from './registry.js';
+import type { GatewayCaller, InvocationContext, Permission, ToolIntent } from '../registry/effect.js';
+import type { Execution, InvokeResult } from '../gateway.js';
+import type { GatewayAuditInput } from '../audit/gateway-audit.js';
+import type { ToolRegistry } from '../registry/registry.js';
 import type { Challenge, IssuedChallenge, StepUpChallenges } from './step-up.js';
-import type { AnyToolSpec } from './tool-spec.js';
+import type { AnyToolSpec } from '../registry/tool-spec.js';
 
 export type StepUpRequestResult = { status: 'challenge'; challenge: IssuedChallenge; argsHash: string } | Extract<InvokeResult, { status: 'denied' }>;
 

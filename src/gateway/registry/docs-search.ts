@@ -1,4 +1,4 @@
-import type { Embedder, VectorStore } from '../ports/retrieval.js';
+import type { Embedder, VectorStore } from '../../ports/retrieval.js';
 import type { DocsSearch } from './read-tools.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { canonicalJson } from '../domain/hash.js';
+import { canonicalJson } from '../../domain/hash.js';
 
 /**
  * Step-up challenges for DESTRUCTIVE actions. A challenge is bound to the action, the target, the

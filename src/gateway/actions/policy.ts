@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { ErrorCode, MedicError } from '../domain/errors.js';
-import { EFFECT_CLASSES, MINIMUM_PERMISSION, PERMISSIONS, permissionAtLeast } from './effect.js';
-import { isSelectorWord } from './identifiers.js';
+import { ErrorCode, MedicError } from '../../domain/errors.js';
+import { EFFECT_CLASSES, MINIMUM_PERMISSION, PERMISSIONS, permissionAtLeast } from '../registry/effect.js';
+import { isSelectorWord } from '../arguments/identifiers.js';
 
 /**
  * The operator's runbook actions, declared in `data/policy/actions.yaml` and validated once at

@@ -1,5 +1,5 @@
-import { ErrorCode, type ErrorCode as Code } from '../domain/errors.js';
-import type { EffectClass } from './effect.js';
+import { ErrorCode, type ErrorCode as Code } from '../../domain/errors.js';
+import type { EffectClass } from '../registry/effect.js';
 
 /**
  * The effect gate as a pure function, so the whole decision table is testable without Redis.

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { AutomationClient } from './automation-client.js';
-import { refuseSelectorValue, slug } from './identifiers.js';
+import { refuseSelectorValue, slug } from '../arguments/identifiers.js';
 import type { ActionPolicy, ArgSpec } from './policy.js';
-import { defineTool, missing, type AnyToolSpec } from './tool-spec.js';
+import { defineTool, missing, type AnyToolSpec } from '../registry/tool-spec.js';
 
 function enumOf(values: readonly string[]): z.ZodType {
   // Checked at parse too; here again so a policy built in code cannot offer a selector either.

@@ -1,5 +1,5 @@
-import { ErrorCode, MedicError } from '../domain/errors.js';
-import type { AnyToolSpec, ToolRunContext } from './tool-spec.js';
+import { ErrorCode, MedicError } from '../../domain/errors.js';
+import type { AnyToolSpec, ToolRunContext } from '../registry/tool-spec.js';
 
 /** How a handler ended by the deadline; on a timeout, `late` settles when the handler finally does. */
 export type HandlerRun =
