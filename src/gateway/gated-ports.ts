@@ -7,7 +7,8 @@ import type { ChecksState, CodeRepository, FixPublisher, PublishResult, PullRequ
 import type { LogSource, PollResult } from '../ports/log-source.js';
 import type { VectorHit } from '../ports/retrieval.js';
 import type { InvocationContext } from './registry/effect.js';
-import type { InvokeResult, ToolGateway } from './gateway.js';
+import type { ToolGateway } from './gateway.js';
+import type { InvokeResult } from './invoke-result.js';
 import type { CodeSearchArgs, DocsSearchArgs } from './registry/read-tools.js';
 
 export interface PlainPorts {

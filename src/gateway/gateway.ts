@@ -1,7 +1,7 @@
-import { ErrorCode, asMedicError, type ErrorCode as Code, type MedicError } from '../domain/errors.js';
+import { ErrorCode, asMedicError, type ErrorCode as Code } from '../domain/errors.js';
 import type { AuditLog } from '../ports/audit.js';
 import type { Authority } from '../ports/authority.js';
-import type { Approval, ApprovalStore, TargetLocks } from './effect-gate/approval-store.js';
+import type { ApprovalStore, TargetLocks } from './effect-gate/approval-store.js';
 import { createBreakers, createReadCache, type Breakers, type ReadCache } from './degradation/circuit-breaker.js';
 import { decide, type GateInput } from './effect-gate/decide.js';
 import { type GatewayCaller, type InvocationContext, type Permission, type ToolIntent } from './registry/effect.js';
@@ -11,13 +11,8 @@ import { runHandler } from './effect-gate/run-handler.js';
 import { createStepUpFlow, type StepUpRequestResult } from './effect-gate/step-up-flow.js';
 import type { StepUpChallenges } from './effect-gate/step-up.js';
 import type { AnyToolSpec } from './registry/tool-spec.js';
+import type { Execution, InvokeResult } from './invoke-result.js';
 
-export type InvokeResult =
-  | { status: 'executed'; value: unknown; fromCache: boolean; argsHash: string; capped: CappedArg[] }
-  | { status: 'proposed'; requires: 'approval' | 'step-up'; reason: string; argsHash: string; capped: CappedArg[] }
-  | { status: 'denied'; code: Code; reason: string; argsHash: string }
-  /** `outcomeUnknown`: the deadline passed while the handler still ran; it is reconciled when it settles. */
-  | { status: 'failed'; code: Code; reason: string; argsHash: string; error: MedicError; outcomeUnknown?: boolean };
 
 export interface ToolGateway {
   readonly registry: ToolRegistry;
@@ -48,18 +43,6 @@ export interface ToolGatewayOptions {
   readTimeoutMs?: number;
   writeTimeoutMs?: number;
   now?: () => number;
-}
-
-/** Internal: how a call that passed the gate is run. */
-export interface Execution {
-  spec: AnyToolSpec;
-  args: unknown;
-  argsHash: string;
-  capped: CappedArg[];
-  ctx: InvocationContext;
-  approval?: Approval;
-  approverId?: string;
-  extra?: Record<string, unknown>;
 }
 
 export function createToolGateway(options: ToolGatewayOptions): ToolGateway {

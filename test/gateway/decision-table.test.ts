@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decide, type GateInput } from '../../src/gateway/effect-gate/decide.js';
 import type { EffectClass } from '../../src/gateway/registry/effect.js';
-import type { InvokeResult } from '../../src/gateway/gateway.js';
+import type { InvokeResult } from '../../src/gateway/invoke-result.js';
 import { createTestRedis } from '../support/redis.js';
 import { APPROVER, ELEVATED, STRANGER, buildCountingAutomation, buildHarness, exampleArgs, rateLimited } from './support.js';
 

@@ -1,6 +1,6 @@
 import type { ProposedAction } from '../../domain/incident.js';
 import { redactSecrets } from '../../domain/untrusted/redact.js';
-import type { InvokeResult } from '../gateway.js';
+import type { InvokeResult } from '../invoke-result.js';
 
 const MAX_OUTPUT = 1_500;
 

@@ -2,7 +2,8 @@ import { ErrorCode } from '../../domain/errors.js';
 import type { ApprovalStore } from '../effect-gate/approval-store.js';
 import type { ToolIntent } from '../registry/effect.js';
 import { refuseUnlessProposable } from './model-intents.js';
-import type { InvokeResult, ToolGateway } from '../gateway.js';
+import type { ToolGateway } from '../gateway.js';
+import type { InvokeResult } from '../invoke-result.js';
 import type { StepUpRequestResult } from '../effect-gate/step-up-flow.js';
 
 /**

@@ -2,7 +2,7 @@ import { ErrorCode, type ErrorCode as Code } from '../../domain/errors.js';
 import type { Breakers } from '../degradation/circuit-breaker.js';
 import { decide } from './decide.js';
 import type { GatewayCaller, InvocationContext, Permission, ToolIntent } from '../registry/effect.js';
-import type { Execution, InvokeResult } from '../gateway.js';
+import type { Execution, InvokeResult } from '../invoke-result.js';
 import type { GatewayAuditInput } from '../audit/gateway-audit.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { Challenge, IssuedChallenge, StepUpChallenges } from './step-up.js';
