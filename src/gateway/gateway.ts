@@ -6,7 +6,7 @@ import { createBreakers, createReadCache, type Breakers, type ReadCache } from '
 import { decide, type GateInput } from './effect-gate/decide.js';
 import { type GatewayCaller, type InvocationContext, type Permission, type ToolIntent } from './registry/effect.js';
 import { appendOrWithhold, buildGatewayAudit, type GatewayAuditInput } from './audit/gateway-audit.js';
-import { CLIENT_PLANE_ACTIONS, hashArgs, type CappedArg, type ToolRegistry } from './registry/registry.js';
+import { CLIENT_PLANE_ACTIONS, hashArgs, type ToolRegistry } from './registry/registry.js';
 import { runHandler } from './effect-gate/run-handler.js';
 import { createStepUpFlow, type StepUpRequestResult } from './effect-gate/step-up-flow.js';
 import type { StepUpChallenges } from './effect-gate/step-up.js';
