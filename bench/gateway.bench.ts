@@ -11,12 +11,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { createAuditLog } from '../src/adapters/redis/audit-log.js';
 import { deleteByPrefix } from '../src/adapters/redis/connect.js';
-import { createApprovalStore, createTargetLocks } from '../src/gateway/approval-store.js';
-import { createConfiguredAuthority } from '../src/gateway/authority.js';
-import type { InvocationContext, ToolIntent } from '../src/gateway/effect.js';
+import { createApprovalStore, createTargetLocks } from '../src/gateway/effect-gate/approval-store.js';
+import { createConfiguredAuthority } from '../src/gateway/authority/authority.js';
+import type { InvocationContext, ToolIntent } from '../src/gateway/registry/effect.js';
 import { createToolGateway } from '../src/gateway/gateway.js';
-import { parsePolicy } from '../src/gateway/policy.js';
-import { createToolRegistry } from '../src/gateway/registry.js';
+import { parsePolicy } from '../src/gateway/actions/policy.js';
+import { createToolRegistry } from '../src/gateway/registry/registry.js';
 import type { BenchReport } from './report.js';
 
 const REDIS_URL = process.env.MEDIC_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

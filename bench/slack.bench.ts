@@ -12,7 +12,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { createSlackApp } from '../src/adapters/slack/create-slack-app.js';
-import { createConfiguredAuthority } from '../src/gateway/authority.js';
+import { createConfiguredAuthority } from '../src/gateway/authority/authority.js';
 import type { CommandResult, IncidentCommands } from '../src/use-cases/incident-commands.js';
 import { createSlackSandbox } from '../src/sandbox/create-slack-sandbox.js';
 import { SANDBOX_BOT } from '../src/sandbox/sandbox-users.js';

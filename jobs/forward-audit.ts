@@ -2,6 +2,8 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { HecClient } from '../src/adapters/splunk/hec-client.js';
 import { withRedisLock } from '../src/adapters/redis/redis-lock.js';
+import { asMedicError } from '../src/domain/errors.js';
+import type { AuditLog } from '../src/ports/audit.js';
 import type { JobDefinition } from '../src/queue/job-definition.js';
 
 export interface ForwardAuditDeps {
@@ -9,7 +11,12 @@ export interface ForwardAuditDeps {
   prefix: string;
   hec: HecClient;
   batch: number;
+  /** Where each forwarding is itself recorded (see README, side effects outside the gateway). */
+  audit?: AuditLog;
+  now?: () => Date;
 }
+
+export const FORWARD_ACTION = 'audit.forward';
 
 const Payload = z.object({}).passthrough();
 
@@ -31,17 +38,40 @@ export function createForwardAuditJob(deps: ForwardAuditDeps): JobDefinition<z.i
   };
 }
 
+/**
+ * The forwarder does not pass the tool gateway: it copies Medic's own records to the operator's
+ * Splunk, changes nothing there but an index, and must keep working while the gateway is degraded.
+ * It audits itself instead: one record per run that forwarded anything but its own records (so
+ * the record of a run never triggers another), and one when HEC starts refusing.
+ */
 export async function forwardAudit(deps: ForwardAuditDeps): Promise<number> {
   const cursorKey = `${deps.prefix}hec:cursor`;
+  const failingKey = `${deps.prefix}hec:failing`;
+  const record = async (outcome: 'done' | 'failed', reason: string, details: Record<string, unknown>) =>
+    deps.audit?.append([{ at: (deps.now?.() ?? new Date()).toISOString(), action: FORWARD_ACTION, outcome, actor: { kind: 'pipeline', id: 'medic' }, reason, details }]);
   return withRedisLock(deps.redis, `${deps.prefix}lock:hec`, async () => {
     let sent = 0;
-    for (;;) {
-      const cursor = (await deps.redis.get(cursorKey)) ?? '0-0';
-      const rows = await deps.redis.xrange(`${deps.prefix}audit`, `(${cursor}`, '+', 'COUNT', deps.batch);
-      if (rows.length === 0) return sent;
-      await deps.hec.send(rows.map(([id, fields]) => ({ time: Number(id.split('-')[0]) / 1000, event: JSON.parse(fields[1] ?? '{}') as unknown })));
-      await deps.redis.set(cursorKey, rows.at(-1)?.[0] ?? cursor);
-      sent += rows.length;
+    let others = 0;
+    let last: string | undefined;
+    try {
+      for (;;) {
+        const cursor = (await deps.redis.get(cursorKey)) ?? '0-0';
+        const rows = await deps.redis.xrange(`${deps.prefix}audit`, `(${cursor}`, '+', 'COUNT', deps.batch);
+        if (rows.length === 0) break;
+        const events = rows.map(([id, fields]) => ({ time: Number(id.split('-')[0]) / 1000, event: JSON.parse(fields[1] ?? '{}') as { action?: unknown } }));
+        await deps.hec.send(events);
+        last = rows.at(-1)?.[0] ?? cursor;
+        await deps.redis.set(cursorKey, last);
+        sent += rows.length;
+        others += events.filter((e) => e.event.action !== FORWARD_ACTION).length;
+      }
+    } catch (error) {
+      // Once per outage, not once per tick: the flag clears on the next successful run.
+      if ((await deps.redis.set(failingKey, '1', 'NX')) === 'OK') await record('failed', `HEC refused the audit stream: ${asMedicError(error).message}`.slice(0, 500), { sent });
+      throw error;
     }
+    await deps.redis.del(failingKey);
+    if (others > 0) await record('done', `forwarded ${sent} audit record(s) to Splunk HEC`, { sent, through: last });
+    return sent;
   }, { ttlMs: 60_000 });
 }

@@ -7,7 +7,7 @@ import type { CodeRepository, FixPublisher, PullRequests } from '../ports/code.j
 import type { LogSource } from '../ports/log-source.js';
 import type { Checkable } from '../ports/service-check.js';
 import type { SlackWebClient } from '../adapters/slack/web-client.js';
-import type { ApprovalStore } from '../gateway/approval-store.js';
+import type { ApprovalStore } from '../gateway/effect-gate/approval-store.js';
 import type { ToolGateway } from '../gateway/gateway.js';
 import type { SlackSettings } from './chat-mode.js';
 

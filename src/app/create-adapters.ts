@@ -14,14 +14,14 @@ import { findRevert } from '../retrieval/find-revert.js';
 import { findSuspectCommits } from '../retrieval/find-suspect-commits.js';
 import type { Config } from '../config/schema.js';
 import { ErrorCode, MedicError } from '../domain/errors.js';
-import { createConfiguredAuthority } from '../gateway/authority.js';
+import { createConfiguredAuthority } from '../gateway/authority/authority.js';
 import { createGatewayStack } from '../gateway/create-gateway.js';
-import { describeActionCatalog } from '../gateway/action-catalog.js';
-import { createDocsSearch } from '../gateway/docs-search.js';
+import { describeActionCatalog } from '../gateway/actions/action-catalog.js';
+import { createDocsSearch } from '../gateway/registry/docs-search.js';
 import { createGatedPorts } from '../gateway/gated-ports.js';
 import { createPipelineContext } from '../gateway/invocation-scope.js';
-import { loadPolicy } from '../gateway/policy.js';
-import { proposeActions } from '../gateway/propose-actions.js';
+import { loadPolicy } from '../gateway/actions/policy.js';
+import { proposeActions } from '../gateway/actions/propose-actions.js';
 import type { Logger } from '../observability/logger.js';
 import type { Chat } from '../ports/chat.js';
 import { findRecentChanges } from '../retrieval/find-recent-changes.js';
@@ -71,6 +71,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
   const authority = createConfiguredAuthority({
     approvers: approverIds(config),
     elevatedApprovers: elevatedIds(config),
+    readers: config.MEDIC_READERS,
     groupCacheMs: config.MEDIC_GROUP_CACHE_MS,
     userGroups: slackClient && createSlackUserGroups(slackClient),
   });
@@ -122,21 +123,28 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
       const rootCauseCorrect = votes.length === 0 ? undefined : votes.filter((v) => v.vote === 'up').length >= votes.length / 2;
       await upsertIncidentDoc({ embedder, store }, incident, { rootCauseCorrect, note: incident.decision?.reason });
     },
-    prepare: () => withDataLock(async () => {
-      if (!config.MEDIC_REPO_REMOTE) {
-        const seeded = await seedSampleRemote({ sourceDir: paths.sampleService, historyFile: paths.sampleHistory, remoteDir: paths.sampleRemote, branch: config.MEDIC_REPO_BRANCH });
-        if (seeded.created) logger.info({ remote: seeded.remoteDir }, 'seeded the sample service remote');
-      }
-      await mkdir(paths.worktrees, { recursive: true });
-      await unlockedRepo.sync();
-      await store.ensure(embedder.id, embedder.dimension);
-      try {
-        logger.info({ ...(await ingestDocs({ embedder, store }, { dir: paths.docs })) }, 'documents indexed');
-      } catch (error) {
-        if (!(error instanceof MedicError && error.code === ErrorCode.ValidationFailed)) throw error;
-        logger.warn({ dir: paths.docs, err: error }, 'no documents indexed; similar docs will be empty');
-      }
-    }),
+    prepare: async () => {
+      await withDataLock(async () => {
+        if (!config.MEDIC_REPO_REMOTE) {
+          const seeded = await seedSampleRemote({ sourceDir: paths.sampleService, historyFile: paths.sampleHistory, remoteDir: paths.sampleRemote, branch: config.MEDIC_REPO_BRANCH });
+          if (seeded.created) logger.info({ remote: seeded.remoteDir }, 'seeded the sample service remote');
+        }
+        await mkdir(paths.worktrees, { recursive: true });
+      });
+      // Through the gateway (git.sync, audited); the gated repo takes the data lock itself.
+      await gatedRepo.sync();
+      await withDataLock(() => prepareDocs());
+    },
     checks: [logs, slack && mode === 'sandbox' ? createSandboxCheck(slack.apiUrl, slack.botToken) : chat, analyst, createEmbedderCheck(embedder), store, repo, publisher, pullRequests],
   };
+
+  async function prepareDocs(): Promise<void> {
+    await store.ensure(embedder.id, embedder.dimension);
+    try {
+      logger.info({ ...(await ingestDocs({ embedder, store }, { dir: paths.docs })) }, 'documents indexed');
+    } catch (error) {
+      if (!(error instanceof MedicError && error.code === ErrorCode.ValidationFailed)) throw error;
+      logger.warn({ dir: paths.docs, err: error }, 'no documents indexed; similar docs will be empty');
+    }
+  }
 }

@@ -23,7 +23,7 @@ import type { AuditLog } from '../ports/audit.js';
 import type { ServiceCheck } from '../ports/service-check.js';
 import { createQueues, type Queues } from '../queue/queues.js';
 import { startWorker } from '../queue/start-worker.js';
-import { recordFixApproval } from '../gateway/fix-approval.js';
+import { recordFixApproval } from '../gateway/effect-gate/fix-approval.js';
 import { createDecisionAnnouncer } from '../use-cases/announce-decision.js';
 import { createIncidentCommands } from '../use-cases/create-incident-commands.js';
 import type { IncidentCommands } from '../use-cases/incident-commands.js';
@@ -72,8 +72,17 @@ export function createMedic(parts: MedicParts): Medic {
   const queues = createQueues(redis, prefix, { cardRefreshS: storm.cardRefreshS });
   const workers: Worker[] = [];
   // Learning is a courtesy to the next incident: a failed write-back is logged, never fatal.
-  const learn = (incident: Parameters<Adapters['learnFrom']>[0]) =>
-    adapters.learnFrom(incident).catch((error: unknown) => logger.warn({ incidentId: incident.id, err: error }, 'could not write the incident back to the documents'));
+  // A write-back to Medic's own document index, outside the gateway (README: side effects outside
+  // the gateway): it touches no operator system and no model chooses it, so it is audited here.
+  const learn = async (incident: Parameters<Adapters['learnFrom']>[0]) => {
+    const outcome = await adapters.learnFrom(incident).then(
+      () => 'done' as const,
+      (error: unknown) => (logger.warn({ incidentId: incident.id, err: error }, 'could not write the incident back to the documents'), 'failed' as const),
+    );
+    await audit
+      .append([{ at: clock().toISOString(), action: 'learning.write-back', outcome, actor: { kind: 'pipeline', id: 'medic' }, incidentId: incident.id, details: { state: incident.state, votes: incident.feedback.length } }])
+      .catch((error: unknown) => logger.warn({ incidentId: incident.id, err: error }, 'could not audit the write-back'));
+  };
   const afterStep = parts.afterStep ? (step: string) => parts.afterStep?.(step) : undefined;
 
   const pipeline: PipelineDeps = {
@@ -103,7 +112,7 @@ export function createMedic(parts: MedicParts): Medic {
     recordApproval: async (incident, approverId) => {
       if (incident.proposal) await recordFixApproval(adapters.approvals, { incidentId: incident.id, proposal: incident.proposal, approverId });
     },
-    enqueueFix: (id, hash) => queues.enqueueFix(id, hash),
+    enqueueFix: (id, hash, round) => queues.enqueueFix(id, hash, round),
     enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round),
     announce: createDecisionAnnouncer({ chat: adapters.chat, logger, stats: (id) => store.stats(id) }),
     learn: (incident) => learn(incident),
@@ -144,13 +153,13 @@ export function createMedic(parts: MedicParts): Medic {
       await queues.sweep.upsertJobScheduler('sweep-quiet', { every: config.MEDIC_SWEEP_INTERVAL_S * 1000 }, { name: 'sweep', data: {} });
       if (config.SPLUNK_HEC_URL && config.SPLUNK_HEC_TOKEN) {
         const hec = createHecClient({ url: config.SPLUNK_HEC_URL, token: config.SPLUNK_HEC_TOKEN, index: config.SPLUNK_HEC_INDEX, sourcetype: config.SPLUNK_HEC_SOURCETYPE });
-        workers.push(startWorker(createForwardAuditJob({ redis, prefix, hec, batch: 500 }), workerOptions));
+        workers.push(startWorker(createForwardAuditJob({ redis, prefix, hec, batch: 500, audit, now: clock }), workerOptions));
         await queues.forwardAudit.upsertJobScheduler('forward-audit', { every: config.SPLUNK_HEC_INTERVAL_MS }, { name: 'forward-audit', data: {} });
       }
       // Recover work a crash left between two writes: incidents never enqueued, approvals never started.
       await enqueuePending(poll);
       for (const incident of await store.list({ states: ['approved'] })) {
-        if (incident.decision) await queues.enqueueFix(incident.id, incident.decision.proposalHash);
+        if (incident.decision) await queues.enqueueFix(incident.id, incident.decision.proposalHash, incident.round);
       }
       if (options.poll !== false) {
         workers.push(startWorker(createPollJob(poll), workerOptions));

@@ -1,3 +1,4 @@
+import { createRedisDeliveryClaims } from '../adapters/redis/delivery-claims.js';
 import { createSlackApp } from '../adapters/slack/create-slack-app.js';
 import { createOpsRoutes, type Route } from '../http/ops-routes.js';
 import { startHttpServer } from '../http/start-http-server.js';
@@ -17,12 +18,14 @@ export async function startWebRole(runtime: Runtime): Promise<() => Promise<void
     ready: async () => (await medic.checks()).filter((c) => c.name === 'redis'),
   });
   const slack = adapters.slack;
+  // Shared by every web process and kept across restarts, so a replayed signed request runs once.
+  const ledger = createRedisDeliveryClaims(runtime.redis, config.MEDIC_REDIS_PREFIX);
   const stops: (() => Promise<void>)[] = [];
   if (slack && !slack.appToken) {
     const route = (path: string) => ({ path, method: 'GET', handler: (req: Parameters<Route>[0], res: Parameters<Route>[1]) => void ops(req, res) });
     const app = createSlackApp({
       botToken: slack.botToken, signingSecret: slack.signingSecret, apiUrl: slack.apiUrl, port: config.PORT, retries: config.SLACK_RETRIES,
-      commands: medic.commands, actions: medic.actions, authority: adapters.authority, customRoutes: ['/healthz', '/readyz', '/metrics'].map(route),
+      commands: medic.commands, actions: medic.actions, authority: adapters.authority, audit: medic.audit, ledger, customRoutes: ['/healthz', '/readyz', '/metrics'].map(route),
     });
     const { eventsUrl } = await app.start();
     if (eventsUrl && !config.MEDIC_SANDBOX_EVENTS_URL) runtime.eventsUrl.value = eventsUrl;
@@ -31,7 +34,7 @@ export async function startWebRole(runtime: Runtime): Promise<() => Promise<void
     stops.push(() => app.stop());
   } else {
     if (slack?.appToken) {
-      const app = createSlackApp({ botToken: slack.botToken, signingSecret: slack.signingSecret, appToken: slack.appToken, apiUrl: slack.apiUrl, retries: config.SLACK_RETRIES, commands: medic.commands, actions: medic.actions, authority: adapters.authority });
+      const app = createSlackApp({ botToken: slack.botToken, signingSecret: slack.signingSecret, appToken: slack.appToken, apiUrl: slack.apiUrl, retries: config.SLACK_RETRIES, commands: medic.commands, actions: medic.actions, authority: adapters.authority, audit: medic.audit, ledger });
       await app.start();
       stops.push(() => app.stop());
     }

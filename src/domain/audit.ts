@@ -9,7 +9,8 @@ import { Actor } from './incident.js';
 export const AuditEvent = z.object({
   at: z.string(),
   action: z.string(),
-  outcome: z.enum(['done', 'allowed', 'denied', 'failed']),
+  /** `unknown`: a call passed its deadline still running; a later record reconciles it. */
+  outcome: z.enum(['done', 'allowed', 'denied', 'failed', 'unknown']),
   actor: Actor,
   incidentId: z.string().optional(),
   reason: z.string().optional(),

@@ -3,14 +3,14 @@ import type { Redis } from 'ioredis';
 import type { GatewayConfig } from '../config/sections/gateway.js';
 import type { AuditLog } from '../ports/audit.js';
 import type { Authority } from '../ports/authority.js';
-import { createApprovalStore, createTargetLocks, type ApprovalStore } from './approval-store.js';
-import { createConfiguredAuthority, type UserGroupResolver } from './authority.js';
-import { createWebhookAutomation } from './automation-client.js';
-import { createBreakers, createReadCache } from './circuit-breaker.js';
+import { createApprovalStore, createTargetLocks, type ApprovalStore } from './effect-gate/approval-store.js';
+import { createConfiguredAuthority, type UserGroupResolver } from './authority/authority.js';
+import { createWebhookAutomation } from './actions/automation-client.js';
+import { createBreakers, createReadCache } from './degradation/circuit-breaker.js';
 import { createToolGateway, type ToolGateway } from './gateway.js';
-import type { ActionPolicy } from './policy.js';
-import { createToolRegistry, type ToolRegistryDeps } from './registry.js';
-import { createStepUpChallenges } from './step-up.js';
+import type { ActionPolicy } from './actions/policy.js';
+import { createToolRegistry, type ToolRegistryDeps } from './registry/registry.js';
+import { createStepUpChallenges } from './effect-gate/step-up.js';
 
 export interface GatewayStackOptions {
   redis: Redis;

@@ -6,9 +6,10 @@ import type { Chat } from '../ports/chat.js';
 import type { ChecksState, CodeRepository, FixPublisher, PublishResult, PullRequests } from '../ports/code.js';
 import type { LogSource, PollResult } from '../ports/log-source.js';
 import type { VectorHit } from '../ports/retrieval.js';
-import type { InvocationContext } from './effect.js';
-import type { InvokeResult, ToolGateway } from './gateway.js';
-import type { CodeSearchArgs, DocsSearchArgs } from './read-tools.js';
+import type { InvocationContext } from './registry/effect.js';
+import type { ToolGateway } from './gateway.js';
+import type { InvokeResult } from './invoke-result.js';
+import type { CodeSearchArgs, DocsSearchArgs } from './registry/read-tools.js';
 
 export interface PlainPorts {
   logs?: LogSource;

@@ -1,22 +1,18 @@
-import { ErrorCode, asMedicError, type ErrorCode as Code, type MedicError } from '../domain/errors.js';
+import { ErrorCode, asMedicError, type ErrorCode as Code } from '../domain/errors.js';
 import type { AuditLog } from '../ports/audit.js';
 import type { Authority } from '../ports/authority.js';
-import type { Approval, ApprovalStore, TargetLocks } from './approval-store.js';
-import { createBreakers, createReadCache, type Breakers, type ReadCache } from './circuit-breaker.js';
-import { decide, type GateInput } from './decide.js';
-import { type GatewayCaller, type InvocationContext, type Permission, type ToolIntent } from './effect.js';
-import { appendOrWithhold, buildGatewayAudit, type GatewayAuditInput } from './gateway-audit.js';
-import { CLIENT_PLANE_ACTIONS, hashArgs, type CappedArg, type ToolRegistry } from './registry.js';
-import { runHandler } from './run-handler.js';
-import { createStepUpFlow, type StepUpRequestResult } from './step-up-flow.js';
-import type { StepUpChallenges } from './step-up.js';
-import type { AnyToolSpec } from './tool-spec.js';
+import type { ApprovalStore, TargetLocks } from './effect-gate/approval-store.js';
+import { createBreakers, createReadCache, type Breakers, type ReadCache } from './degradation/circuit-breaker.js';
+import { decide, type GateInput } from './effect-gate/decide.js';
+import { type GatewayCaller, type InvocationContext, type Permission, type ToolIntent } from './registry/effect.js';
+import { appendOrWithhold, buildGatewayAudit, type GatewayAuditInput } from './audit/gateway-audit.js';
+import { CLIENT_PLANE_ACTIONS, hashArgs, type ToolRegistry } from './registry/registry.js';
+import { runHandler } from './effect-gate/run-handler.js';
+import { createStepUpFlow, type StepUpRequestResult } from './effect-gate/step-up-flow.js';
+import type { StepUpChallenges } from './effect-gate/step-up.js';
+import type { AnyToolSpec } from './registry/tool-spec.js';
+import type { Execution, InvokeResult } from './invoke-result.js';
 
-export type InvokeResult =
-  | { status: 'executed'; value: unknown; fromCache: boolean; argsHash: string; capped: CappedArg[] }
-  | { status: 'proposed'; requires: 'approval' | 'step-up'; reason: string; argsHash: string; capped: CappedArg[] }
-  | { status: 'denied'; code: Code; reason: string; argsHash: string }
-  | { status: 'failed'; code: Code; reason: string; argsHash: string; error: MedicError };
 
 export interface ToolGateway {
   readonly registry: ToolRegistry;
@@ -30,6 +26,8 @@ export interface ToolGateway {
   permissionsOf(caller: GatewayCaller): Promise<Set<Permission>>;
   /** "provider rate-limited — degraded to read-only diagnostics: …" while degraded, for the card. */
   degradedNotice(): string | undefined;
+  /** Resolves once every timed-out call has settled and its reconciliation is audited (shutdown, tests). */
+  whenReconciled(): Promise<void>;
 }
 
 export interface ToolGatewayOptions {
@@ -45,18 +43,6 @@ export interface ToolGatewayOptions {
   readTimeoutMs?: number;
   writeTimeoutMs?: number;
   now?: () => number;
-}
-
-/** Internal: how a call that passed the gate is run. */
-export interface Execution {
-  spec: AnyToolSpec;
-  args: unknown;
-  argsHash: string;
-  capped: CappedArg[];
-  ctx: InvocationContext;
-  approval?: Approval;
-  approverId?: string;
-  extra?: Record<string, unknown>;
 }
 
 export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
@@ -98,26 +84,49 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
       await locks.release(target, token);
     };
     const extra = { ...run.extra, ...(run.approval ? { approvalId: run.approval.approvalId } : {}), ...(run.approverId ? { approverId: run.approverId } : {}), ...(run.capped.length ? { capped: run.capped } : {}) };
-    try {
-      const timeoutMs = spec.timeoutMs ?? (writes ? (options.writeTimeoutMs ?? 120_000) : (options.readTimeoutMs ?? 5_000));
-      let value: unknown;
-      try {
-        value = await runHandler(spec, args, { ...ctx, approverId: run.approverId }, timeoutMs);
-      } catch (thrown) {
-        breakers.recordFailure(spec.upstream, thrown);
-        const error = asMedicError(thrown);
-        await Promise.all([record({ tool: spec.name, effect: spec.effect, decision: 'failed', reason: error.message, argsHash, ctx, code: error.code, extra }), unlock()]);
-        return { status: 'failed', code: error.code, reason: error.message, argsHash, error };
-      }
-      breakers.recordSuccess(spec.upstream);
-      if (spec.cacheable) cache.set(`${spec.name}:${argsHash}`, value);
+    /** What a success leaves behind: the follow-up grant and, for a one-shot approval, its spending. */
+    const afterSuccess = (value: unknown) => {
       const grant = spec.grants?.(args, value);
-      await Promise.all([
+      return [
         grant && ctx.incidentId && run.approverId
           ? approvals.recordApproval({ tool: grant.tool, argsHash: hashArgs(grant.key), incidentId: ctx.incidentId, approverId: run.approverId })
           : undefined,
-        // Spent before the lock is freed, so no second call can run on the same click.
         run.approval && !spec.idempotent ? approvals.consumeApproval(run.approval) : undefined,
+      ];
+    };
+    try {
+      const timeoutMs = spec.timeoutMs ?? (writes ? (options.writeTimeoutMs ?? 120_000) : (options.readTimeoutMs ?? 5_000));
+      const outcome = await runHandler(spec, args, { ...ctx, approverId: run.approverId }, timeoutMs);
+      if (outcome.kind === 'threw') {
+        breakers.recordFailure(spec.upstream, outcome.error);
+        const error = asMedicError(outcome.error);
+        await Promise.all([record({ tool: spec.name, effect: spec.effect, decision: 'failed', reason: error.message, argsHash, ctx, code: error.code, extra }), unlock()]);
+        return { status: 'failed', code: error.code, reason: error.message, argsHash, error };
+      }
+      if (outcome.kind === 'timed-out') {
+        breakers.recordFailure(spec.upstream, outcome.error);
+        const { error } = outcome;
+        const reason = `${error.message} The call may still complete: outcome unknown until it settles, then reconciled.`;
+        await record({ tool: spec.name, effect: spec.effect, decision: 'unknown', reason, argsHash, ctx, code: error.code, extra });
+        // The write lock stays held until the handler settles, so a retry cannot race a push still in flight.
+        unlocked = true;
+        reconcile(outcome.late, async (late) => {
+          const decision = late.ok ? 'late-executed' : 'late-failed';
+          const why = late.ok ? 'completed after its deadline' : `failed after its deadline: ${asMedicError(late.error).message}`;
+          await Promise.all([
+            ...(late.ok ? afterSuccess(late.value) : []),
+            record({ tool: spec.name, effect: spec.effect, decision, reason: why, argsHash, ctx, extra }),
+          ]);
+          if (target && token) await locks.release(target, token);
+        });
+        return { status: 'failed', code: error.code, reason, argsHash, error, outcomeUnknown: true };
+      }
+      const { value } = outcome;
+      breakers.recordSuccess(spec.upstream);
+      if (spec.cacheable) cache.set(`${spec.name}:${argsHash}`, value);
+      await Promise.all([
+        // The approval is spent before the lock is freed, so no second call can run on the same click.
+        ...afterSuccess(value),
         record({ tool: spec.name, effect: spec.effect, decision: 'executed', reason: 'done', argsHash, ctx, extra }),
         unlock(),
       ]);
@@ -125,6 +134,13 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
     } finally {
       await unlock();
     }
+  }
+
+  const reconciling = new Set<Promise<void>>();
+  /** Audits a timed-out call's real end once it comes; a failure to audit it is kept from crashing the process. */
+  function reconcile<T>(late: Promise<T>, settle: (value: T) => Promise<void>): void {
+    const done: Promise<void> = late.then(settle).catch(() => undefined).finally(() => reconciling.delete(done));
+    reconciling.add(done);
   }
 
   async function invoke(intent: ToolIntent, ctx: InvocationContext): Promise<InvokeResult> {
@@ -181,5 +197,8 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
     permissionsOf,
     recordRefusal: (tool, ctx, code, reason) => deny(tool, registry.get(tool), ctx, code, reason, 'n/a'),
     degradedNotice: () => breakers.notice(),
+    whenReconciled: async () => {
+      while (reconciling.size > 0) await Promise.all([...reconciling]);
+    },
   };
 }

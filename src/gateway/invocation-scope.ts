@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { InvocationContext } from './effect.js';
+import type { InvocationContext } from './registry/effect.js';
 
 const scope = new AsyncLocalStorage<{ incidentId?: string; traceId: string }>();
 

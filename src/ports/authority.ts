@@ -4,6 +4,11 @@ export interface Permissions {
   approver: boolean;
   /** May confirm DESTRUCTIVE actions (step-up). */
   elevated: boolean;
+  /**
+   * May read any incident anywhere (`/medic status`, `/medic list` in a DM or another channel):
+   * approvers and MEDIC_READERS. Everyone else reads only in the incident's own channel.
+   */
+  reader: boolean;
 }
 
 /**

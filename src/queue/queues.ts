@@ -10,7 +10,8 @@ export interface Queues {
   watchChecks: Queue;
   forwardAudit: Queue;
   enqueueAnalysis(incidentId: string, round: number): Promise<void>;
-  enqueueFix(incidentId: string, proposalHash: string): Promise<void>;
+  /** `round` is the incident's analysis round: approving the same proposal again after a re-run is a new job. */
+  enqueueFix(incidentId: string, proposalHash: string, round: number): Promise<void>;
   /** At most one card refresh per incident every `cardRefreshS` seconds; it runs at the end of the period. */
   enqueueCardRefresh(incidentId: string): Promise<void>;
   /** Looks at a fix PR's check runs after `delayMs`; `attempt` numbers the look, so each is one job. */
@@ -50,8 +51,10 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
     async enqueueAnalysis(incidentId, round) {
       await analyze.add('analyze', { incidentId }, { jobId: round === 0 ? incidentId : `${incidentId}-r${round}` });
     },
-    async enqueueFix(incidentId, proposalHash) {
-      await fix.add('apply-fix', { incidentId, proposalHash }, { jobId: `${incidentId}-${proposalHash.slice(0, 16)}` });
+    // A completed job is kept for a week and its jobId blocks a new one, so the round is part of the
+    // key: a retry of one approval stays a no-op, a fresh approval after `/medic fix` runs.
+    async enqueueFix(incidentId, proposalHash, round) {
+      await fix.add('apply-fix', { incidentId, proposalHash }, { jobId: `${incidentId}-r${round}-${proposalHash.slice(0, 16)}` });
     },
     // Throttle: the first absorbed event of a period adds a job delayed by the period; every other
     // enqueue in that period is dropped by the dedup key (same ttl). The delayed job reads the count

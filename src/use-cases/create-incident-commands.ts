@@ -3,7 +3,7 @@ import { FIX_STEPS, canTransition, transition, type Actor, type Incident } from 
 import type { IncidentStore } from '../adapters/redis/incident-store.js';
 import type { AuditLog } from '../ports/audit.js';
 import type { Authority } from '../ports/authority.js';
-import type { Caller, CommandResult, IncidentCommands, IncidentView } from './incident-commands.js';
+import type { Caller, CommandResult, IncidentCommands, IncidentView, Viewer } from './incident-commands.js';
 
 export interface CommandDeps {
   store: IncidentStore;
@@ -11,7 +11,7 @@ export interface CommandDeps {
   authority: Authority;
   /** Tells the tool gateway a human approved this exact fix, so the job's push passes the gate. */
   recordApproval(incident: Incident, approverId: string): Promise<void>;
-  enqueueFix(incidentId: string, proposalHash: string): Promise<void>;
+  enqueueFix(incidentId: string, proposalHash: string, round: number): Promise<void>;
   enqueueAnalysis(incidentId: string, round: number): Promise<void>;
   /** Shows a fresh decision on the card and in its thread. */
   announce?: (incident: Incident) => Promise<void>;
@@ -43,6 +43,12 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
     return deny(action, caller, incidentId, 'ERR_UNAUTHORIZED', 'Only configured approvers can do that.');
   }
 
+  /** Everything for the CLI and readers; in Slack, otherwise, only incidents carded in the asking channel. */
+  async function readScope(viewer: Viewer): Promise<(incident: Incident) => boolean> {
+    if (viewer.caller.via === 'cli' || (await deps.authority.resolve(viewer.caller.userId)).reader) return () => true;
+    return (incident) => viewer.channel !== undefined && incident.card?.channel === viewer.channel;
+  }
+
   async function decide(verdict: 'approved' | 'rejected', input: { incidentId: string; caller: Caller; proposalHash: string; reason?: string }): Promise<CommandResult> {
     const action = verdict === 'approved' ? 'incident.approve' : 'incident.reject';
     const refused = await authorize(action, input.caller, input.incidentId);
@@ -51,7 +57,7 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
     if (!incident) return { ok: false, code: 'ERR_NOT_FOUND', message: `No incident ${input.incidentId}.` };
     // A double click or a Slack retry finds the decision already made: same answer, no second effect.
     if (incident.decision?.verdict === verdict && incident.decision.proposalHash === input.proposalHash) {
-      if (verdict === 'approved' && incident.state === 'approved') await deps.enqueueFix(incident.id, input.proposalHash);
+      if (verdict === 'approved' && incident.state === 'approved') await deps.enqueueFix(incident.id, input.proposalHash, incident.round);
       return { ok: true, view: await view(incident), message: `Already ${verdict} by ${incident.decision.actor.name ?? incident.decision.actor.id}.` };
     }
     if (incident.state !== 'awaiting_approval') {
@@ -71,7 +77,7 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
     }
     if (verdict === 'approved') {
       await deps.recordApproval(decided, input.caller.userId);
-      await deps.enqueueFix(decided.id, input.proposalHash);
+      await deps.enqueueFix(decided.id, input.proposalHash, decided.round);
     } else {
       await deps.learn?.(decided);
     }
@@ -112,15 +118,23 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
       const given = restarted.review?.reason ? ' with your reason' : '';
       return { ok: true, view: await view(restarted), message: `Re-running the analysis and the fix proposal for ${incidentId}${given}; the previous proposal is shown to the analyst so it is not repeated blindly.` };
     },
-    async status(incidentId) {
+    async status(incidentId, viewer) {
       const incident = await deps.store.get(incidentId);
-      return incident ? view(incident) : undefined;
+      if (!incident) return undefined;
+      if (!(await readScope(viewer))(incident)) {
+        await deny('incident.read', viewer.caller, incident.id, 'ERR_UNAUTHORIZED', `read outside the incident's channel (${viewer.channel ?? 'no channel'}) by someone not in MEDIC_READERS`);
+        return undefined;
+      }
+      return view(incident);
     },
-    async list(options = {}) {
+    async list(viewer, options = {}) {
       const incidents = await deps.store.list({ states: options.openOnly ? [...OPEN_STATES] : undefined, limit: options.limit ?? 50 });
-      return Promise.all(incidents.map(view));
+      const readable = await readScope(viewer);
+      return Promise.all(incidents.filter(readable).map(view));
     },
     async feedback({ incidentId, caller, target, vote }) {
+      const refused = await authorize('incident.feedback', caller, incidentId);
+      if (refused) return { ok: false, code: refused.ok ? 'ERR_UNAUTHORIZED' : refused.code, message: "Only approvers' feedback counts: it labels what Medic learns from." };
       const at = now();
       const incident = await deps.store.update(incidentId, (current) => ({
         incident: { ...current, feedback: [...current.feedback.filter((f) => !(f.userId === caller.userId && f.target === target)), { target, vote, userId: caller.userId, at }] },

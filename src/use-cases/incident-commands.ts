@@ -16,6 +16,17 @@ export interface Caller {
 }
 
 /**
+ * Who asks to read, and where. `channel` is the Slack channel the verified request came from; in an
+ * incident's own channel its card is already visible to everyone there, elsewhere only readers
+ * (MEDIC_READERS and approvers) see incidents. The CLI operator reads everything: the command line
+ * already runs with Medic's own access to Redis.
+ */
+export interface Viewer {
+  caller: Caller;
+  channel?: string;
+}
+
+/**
  * The use-cases every surface calls. Authorization happens inside, from the caller's verified id;
  * slow work is enqueued, so each returns quickly.
  */
@@ -28,7 +39,10 @@ export interface IncidentCommands {
    * answers ERR_CONFIRM_REQUIRED unless `confirmed`; its branch stays on record either way.
    */
   rerun(input: { incidentId: string; caller: Caller; reason?: string; confirmed?: boolean }): Promise<CommandResult>;
-  status(incidentId: string): Promise<IncidentView | undefined>;
-  list(options?: { openOnly?: boolean; limit?: number }): Promise<IncidentView[]>;
+  /** Undefined when there is no such incident or the viewer may not read it there (audited). */
+  status(incidentId: string, viewer: Viewer): Promise<IncidentView | undefined>;
+  /** The incidents the viewer may read where they ask. */
+  list(viewer: Viewer, options?: { openOnly?: boolean; limit?: number }): Promise<IncidentView[]>;
+  /** Counts only from approvers: a vote labels the documents Medic learns from. */
   feedback(input: { incidentId: string; caller: Caller; target: 'rca' | 'fix'; vote: 'up' | 'down' }): Promise<CommandResult>;
 }

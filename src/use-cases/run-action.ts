@@ -6,10 +6,11 @@
  */
 import type { IncidentStore } from '../adapters/redis/incident-store.js';
 import type { Incident, ProposedAction } from '../domain/incident.js';
-import { confirmStepUp, requestStepUp, runApprovedAction } from '../gateway/action-use-cases.js';
-import { toActionOutcome } from '../gateway/action-outcome.js';
-import type { ApprovalStore } from '../gateway/approval-store.js';
-import type { InvokeResult, ToolGateway } from '../gateway/gateway.js';
+import { confirmStepUp, requestStepUp, runApprovedAction } from '../gateway/actions/action-use-cases.js';
+import { toActionOutcome } from '../gateway/actions/action-outcome.js';
+import type { ApprovalStore } from '../gateway/effect-gate/approval-store.js';
+import type { ToolGateway } from '../gateway/gateway.js';
+import type { InvokeResult } from '../gateway/invoke-result.js';
 import type { Chat } from '../ports/chat.js';
 import { presentActionResult } from '../presenters/card-intents.js';
 import { presentIncidentCard } from '../presenters/incident-card.js';

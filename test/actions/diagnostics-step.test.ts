@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Incident } from '../../src/domain/incident.js';
-import { proposeActions } from '../../src/gateway/propose-actions.js';
+import { proposeActions } from '../../src/gateway/actions/propose-actions.js';
 import type { PipelineDeps } from '../../src/pipeline/pipeline-deps.js';
 import { diagnosticsStep } from '../../src/pipeline/steps/diagnostics.js';
 import type { Chat, ChatMessage } from '../../src/ports/chat.js';

@@ -1,8 +1,8 @@
 /** The model proposes, code decides: intents are parsed from the answer, then validated by the registry. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toRecommendation } from '../../src/analysts/answers.js';
-import { proposeActions } from '../../src/gateway/propose-actions.js';
-import { describeActionCatalog } from '../../src/gateway/action-catalog.js';
+import { proposeActions } from '../../src/gateway/actions/propose-actions.js';
+import { describeActionCatalog } from '../../src/gateway/actions/action-catalog.js';
 import { TEST_POLICY } from '../gateway/support.js';
 import { createTestRedis } from '../support/redis.js';
 import { startActionGateway } from './support.js';

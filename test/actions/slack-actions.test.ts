@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createIncidentStore, type IncidentStore } from '../../src/adapters/redis/incident-store.js';
 import type { Incident } from '../../src/domain/incident.js';
-import { proposeActions } from '../../src/gateway/propose-actions.js';
+import { proposeActions } from '../../src/gateway/actions/propose-actions.js';
 import { presentIncidentCard } from '../../src/presenters/incident-card.js';
 import { buildViewSubmission } from '../../src/sandbox/inbound.js';
 import { formBody, postSigned } from '../../src/sandbox/sign-request.js';

@@ -1,6 +1,6 @@
 /** Shared pieces of the operational-action tests: a gateway over the loopback automation receiver. */
 import type { Redis } from 'ioredis';
-import { createWebhookAutomation } from '../../src/gateway/automation-client.js';
+import { createWebhookAutomation } from '../../src/gateway/actions/automation-client.js';
 import type { ActionIntent } from '../../src/domain/analysis.js';
 import { startLoopbackAutomation, type LoopbackAutomation } from '../loopback/automation-receiver.js';
 import { buildHarness, exampleArgs, type Harness } from '../gateway/support.js';

@@ -48,7 +48,7 @@ describe('the command line', () => {
     expect(show.out).toContain('proposal');
     expect(show.out).toContain('+  if (itemCount === 0)');
     expect(show.out).toContain('step.rca done');
-    const approve = await cli(env, 'approve', incident.id);
+    const approve = await cli(env, 'approve', incident.id, incident.proposal!.contentHash);
     expect(approve.code).toBe(0);
     expect(approve.out).toContain('Approved — pushing the fix.');
     const missing = await cli(env, 'show', 'inc-nope');

@@ -1,9 +1,9 @@
 /** Operational actions over real signed webhooks to the loopback automation receiver. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { confirmStepUp, requestStepUp, runApprovedAction, runAutomaticDiagnostics } from '../../src/gateway/action-use-cases.js';
-import { createWebhookAutomation } from '../../src/gateway/automation-client.js';
-import { describeIntents } from '../../src/gateway/describe-intents.js';
-import type { ToolIntent } from '../../src/gateway/effect.js';
+import { confirmStepUp, requestStepUp, runApprovedAction, runAutomaticDiagnostics } from '../../src/gateway/actions/action-use-cases.js';
+import { createWebhookAutomation } from '../../src/gateway/actions/automation-client.js';
+import { describeIntents } from '../../src/gateway/actions/describe-intents.js';
+import type { ToolIntent } from '../../src/gateway/registry/effect.js';
 import { startLoopbackAutomation, type LoopbackAutomation } from '../loopback/automation-receiver.js';
 import { createTestRedis } from '../support/redis.js';
 import { APPROVER, ELEVATED, STRANGER, buildHarness, exampleArgs, type Harness } from './support.js';

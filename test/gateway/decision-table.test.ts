@@ -4,9 +4,9 @@
  * Redis, counting what actually ran and what the audit recorded.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decide, type GateInput } from '../../src/gateway/decide.js';
-import type { EffectClass } from '../../src/gateway/effect.js';
-import type { InvokeResult } from '../../src/gateway/gateway.js';
+import { decide, type GateInput } from '../../src/gateway/effect-gate/decide.js';
+import type { EffectClass } from '../../src/gateway/registry/effect.js';
+import type { InvokeResult } from '../../src/gateway/invoke-result.js';
 import { createTestRedis } from '../support/redis.js';
 import { APPROVER, ELEVATED, STRANGER, buildCountingAutomation, buildHarness, exampleArgs, rateLimited } from './support.js';
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runApprovedAction } from '../../src/gateway/action-use-cases.js';
-import { recordFixApproval } from '../../src/gateway/fix-approval.js';
+import { runApprovedAction } from '../../src/gateway/actions/action-use-cases.js';
+import { recordFixApproval } from '../../src/gateway/effect-gate/fix-approval.js';
 import { createGatedPorts } from '../../src/gateway/gated-ports.js';
-import type { ToolIntent } from '../../src/gateway/effect.js';
+import type { ToolIntent } from '../../src/gateway/registry/effect.js';
 import { createTestRedis } from '../support/redis.js';
 import { APPROVER, STRANGER, buildCountingAutomation, buildFakePorts, buildHarness, buildProposal, exampleArgs, rateLimited } from './support.js';
 
@@ -127,11 +127,11 @@ describe('the gateway', () => {
     expect(runs).toBe(1);
   });
 
-  it('records a read that times out as failed, never as done', async () => {
+  it('records a read that times out as outcome unknown, never as done', async () => {
     const h = buildHarness(env.redis, env.prefix, { deps: { automation: { run: () => new Promise(() => undefined) } }, readTimeoutMs: 20 });
     const result = await h.gateway.invoke({ tool: 'diagnostics.pod-logs', args: exampleArgs('diagnostics.pod-logs') }, pipeline);
-    expect(result).toMatchObject({ status: 'failed', code: 'ERR_UPSTREAM_UNAVAILABLE' });
-    expect(await h.audit.list()).toMatchObject([{ outcome: 'failed', details: { decision: 'failed' } }]);
+    expect(result).toMatchObject({ status: 'failed', code: 'ERR_UPSTREAM_UNAVAILABLE', outcomeUnknown: true });
+    expect(await h.audit.list()).toMatchObject([{ outcome: 'unknown', details: { decision: 'unknown' } }]);
   });
 
   it('withholds the result when the audit record cannot be written', async () => {

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EFFECT_CLASSES } from '../../src/gateway/effect.js';
-import { isSelector } from '../../src/gateway/identifiers.js';
-import { FORBIDDEN_TOOLS, parsePolicy } from '../../src/gateway/policy.js';
-import { createToolRegistry } from '../../src/gateway/registry.js';
+import { EFFECT_CLASSES } from '../../src/gateway/registry/effect.js';
+import { isSelector, selectsAsLiteral } from '../../src/gateway/arguments/identifiers.js';
+import { FORBIDDEN_TOOLS, parsePolicy } from '../../src/gateway/actions/policy.js';
+import { createToolRegistry } from '../../src/gateway/registry/registry.js';
 import { createTestRedis } from '../support/redis.js';
 import { APPROVER, buildCountingAutomation, buildFakePorts, buildHarness, exampleArgs, TEST_POLICY } from './support.js';
 
@@ -73,9 +73,16 @@ describe('the registry', () => {
     for (const spec of h.gateway.registry.list()) {
       for (const path of spec.identifiers) {
         fields += 1;
+        // Operational targets and fix branches refuse every pattern; names and paths used only as
+        // quoted literals refuse what still selects there (a `*`, a bare selector word).
+        const strict = spec.proposable === true || path.at(-1) === 'branch';
         for (const selector of SELECTORS) {
           const args = exampleArgs(spec.name);
           setPath(args, path, selector);
+          if (!strict && !selectsAsLiteral(selector)) {
+            expect(h.gateway.registry.normalize(spec.name, args)).not.toMatchObject({ code: 'ERR_TOOL_WILDCARD_PROHIBITED' });
+            continue;
+          }
           calls += 1;
           const result = await h.gateway.invoke({ tool: spec.name, args }, { caller: { kind: 'user', userId: APPROVER }, incidentId: 'inc-1' });
           expect({ tool: spec.name, path: path.join('.'), selector, result: result.status === 'denied' ? result.code : result.status }).toEqual({

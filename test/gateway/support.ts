@@ -7,14 +7,14 @@ import type { AuditLog } from '../../src/ports/audit.js';
 import type { Chat } from '../../src/ports/chat.js';
 import type { CodeRepository, FixPublisher, PullRequests } from '../../src/ports/code.js';
 import type { LogSource } from '../../src/ports/log-source.js';
-import { createApprovalStore, createTargetLocks, type ApprovalStore } from '../../src/gateway/approval-store.js';
-import { createConfiguredAuthority } from '../../src/gateway/authority.js';
-import type { AutomationClient } from '../../src/gateway/automation-client.js';
-import { createBreakers, createReadCache, type Breakers } from '../../src/gateway/circuit-breaker.js';
+import { createApprovalStore, createTargetLocks, type ApprovalStore } from '../../src/gateway/effect-gate/approval-store.js';
+import { createConfiguredAuthority } from '../../src/gateway/authority/authority.js';
+import type { AutomationClient } from '../../src/gateway/actions/automation-client.js';
+import { createBreakers, createReadCache, type Breakers } from '../../src/gateway/degradation/circuit-breaker.js';
 import { createToolGateway, type ToolGateway } from '../../src/gateway/gateway.js';
-import { parsePolicy, type ActionPolicy } from '../../src/gateway/policy.js';
-import { createToolRegistry, type ToolRegistryDeps } from '../../src/gateway/registry.js';
-import { createStepUpChallenges } from '../../src/gateway/step-up.js';
+import { parsePolicy, type ActionPolicy } from '../../src/gateway/actions/policy.js';
+import { createToolRegistry, type ToolRegistryDeps } from '../../src/gateway/registry/registry.js';
+import { createStepUpChallenges } from '../../src/gateway/effect-gate/step-up.js';
 
 export const APPROVER = 'U-APPROVER';
 export const SECOND_APPROVER = 'U-SECOND';
@@ -117,7 +117,7 @@ export interface Harness {
 export function buildHarness(
   redis: Redis,
   prefix: string,
-  options: { deps?: ToolRegistryDeps; actions?: ActionPolicy[]; approvers?: string[]; elevated?: string[]; readTimeoutMs?: number; audit?: AuditLog } = {},
+  options: { deps?: ToolRegistryDeps; actions?: ActionPolicy[]; approvers?: string[]; elevated?: string[]; readTimeoutMs?: number; writeTimeoutMs?: number; audit?: AuditLog } = {},
 ): Harness {
   const clock = { now: Date.parse('2025-03-01T10:00:00Z') };
   const now = () => clock.now;
@@ -134,6 +134,7 @@ export function buildHarness(
     breakers,
     cache: createReadCache({ ttlMs: 120_000, now }),
     readTimeoutMs: options.readTimeoutMs,
+    writeTimeoutMs: options.writeTimeoutMs,
     now,
   });
   return { gateway, approvals, audit, breakers, clock };

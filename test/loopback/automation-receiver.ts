@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyAutomationSignature } from '../../src/gateway/automation-client.js';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyAutomationSignature } from '../../src/gateway/actions/automation-client.js';
 
 export interface ReceivedAction {
   path: string;

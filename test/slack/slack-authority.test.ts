@@ -1,7 +1,7 @@
 /** Slack user groups behind the gateway's authority, over the real Web API client: listed ids, the group, its brief cache. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSlackUserGroups } from '../../src/adapters/slack/slack-user-groups.js';
-import { createConfiguredAuthority } from '../../src/gateway/authority.js';
+import { createConfiguredAuthority } from '../../src/gateway/authority/authority.js';
 import { createSlackWebClient } from '../../src/adapters/slack/web-client.js';
 import { DeliveryLedger, deliveryKey } from '../../src/adapters/slack/delivery-ledger.js';
 import { ErrorCode } from '../../src/domain/errors.js';
@@ -29,8 +29,8 @@ const build = (over: { approvers?: string[]; group?: string; now?: () => number 
 describe('authority over Slack user groups', () => {
   it('approves configured ids without asking Slack', async () => {
     const before = groupCalls();
-    expect(await build({ approvers: ['U1'] }).resolve('U1')).toEqual({ approver: true, elevated: false });
-    expect(await build({ approvers: ['U1'] }).resolve('U2')).toEqual({ approver: false, elevated: false });
+    expect(await build({ approvers: ['U1'] }).resolve('U1')).toEqual({ approver: true, elevated: false, reader: true });
+    expect(await build({ approvers: ['U1'] }).resolve('U2')).toEqual({ approver: false, elevated: false, reader: false });
     expect(groupCalls()).toBe(before);
   });
 
@@ -47,7 +47,7 @@ describe('authority over Slack user groups', () => {
   });
 
   it('fails closed when the group cannot be read (never a silent yes), and the resolver says why', async () => {
-    expect(await build({ group: 'S0MISSING' }).resolve('U0APPROVER')).toEqual({ approver: false, elevated: false });
+    expect(await build({ group: 'S0MISSING' }).resolve('U0APPROVER')).toEqual({ approver: false, elevated: false, reader: false });
     const client = createSlackWebClient({ token: TOKEN, apiUrl: sandbox.apiUrl, retries: 0 });
     await expect(createSlackUserGroups(client).resolveMembers('S0MISSING')).rejects.toMatchObject({ code: ErrorCode.UpstreamRejected });
   });

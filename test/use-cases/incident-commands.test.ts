@@ -24,9 +24,9 @@ beforeEach(async () => {
   await store.ingest([{ event, fingerprint: 'fp', candidate: incident }], Date.now());
   commands = createIncidentCommands({
     store, audit: createAuditLog(ctx.redis, ctx.prefix), clock: () => new Date('2026-11-30T10:00:00Z'),
-    authority: { resolve: async (id) => ({ approver: id === 'U_OK', elevated: false }) },
+    authority: { resolve: async (id) => ({ approver: id === 'U_OK', elevated: false, reader: id === 'U_OK' }) },
     recordApproval: async (i, who) => void effects.push(`record:${i.id}:${who}`),
-    enqueueFix: async (id, hash) => void effects.push(`fix:${id}:${hash.slice(0, 8)}`),
+    enqueueFix: async (id, hash, round) => void effects.push(`fix:${id}:${hash.slice(0, 8)}${round ? `:r${round}` : ''}`),
     enqueueAnalysis: async (id, round) => void effects.push(`analyze:${id}:${round}`),
     announce: async (i) => void effects.push(`announce:${i.state}`),
     learn: async (i) => void effects.push(`learn:${i.state}`),

@@ -47,9 +47,24 @@ export async function resolveGitAuth(remoteUrl: string, credentials: GitCredenti
   };
 }
 
+/**
+ * The `<yyyymmddhhmmss>` stamp of a Medic fix branch (`fix/<incident>-<stamp>`, see fixBranchName):
+ * fourteen digits pass a card-number check one time in ten, and redacting them would hide which
+ * branch an error is about. Only the stamp in that exact position is spared.
+ */
+const FIX_BRANCH_STAMP = /(?<=\bfix\/[A-Za-z0-9][A-Za-z0-9._-]{0,63}-)\d{14}(?!\d)/g;
+
 /** Removes known secrets and anything that looks like one from git's output. */
 export function redactGitText(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[REDACTED]');
-  return redactSecrets(out).replace(/AUTHORIZATION:\s*\S+\s+\S+/gi, 'AUTHORIZATION: [REDACTED]');
+  const stamps = [...out.matchAll(FIX_BRANCH_STAMP)];
+  let redacted = '';
+  let from = 0;
+  for (const stamp of stamps) {
+    redacted += redactSecrets(out.slice(from, stamp.index)) + stamp[0];
+    from = stamp.index + stamp[0].length;
+  }
+  redacted += redactSecrets(out.slice(from));
+  return redacted.replace(/AUTHORIZATION:\s*\S+\s+\S+/gi, 'AUTHORIZATION: [REDACTED]');
 }

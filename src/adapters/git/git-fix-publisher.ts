@@ -2,9 +2,10 @@
  * FixPublisher over Medic's clone: an isolated worktree on a new fix/<incident>-<ts> branch from
  * the up-to-date default branch, exactly one file written and committed, one push of that branch.
  *
- * Idempotent by branch: the commit carries a `Medic-Proposal: <contentHash>` trailer, and a branch
- * that already holds it (on the remote, or locally after a crash before the push) is reused —
- * a retried job never makes a second branch or a second commit. There is no force push, no push
+ * Idempotent by branch: a branch that already holds exactly the approved change (on the remote,
+ * or locally after a crash before the push) is reused — a retried job never makes a second branch
+ * or a second commit. "Exactly" is decided by comparing trees (`findApprovedTip`), never by the
+ * `Medic-Proposal:` trailer, which is informational: anyone can type it. There is no force push, no push
  * to any other ref and no branch deletion anywhere in this adapter.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -19,6 +20,7 @@ import { createGitRunner } from './git-runner.js';
 import { assertApprovedContent, assertBaseUnchanged, assertFixBranch, assertIncidentId, type BaseEntry } from './fix-guards.js';
 import { clipSubject, isConventionalSubject } from '../../domain/commit-subject.js';
 import { ensureClone, fetchBranches, remoteHeads, withCloneLock } from './medic-clone.js';
+import { findApprovedTip } from './verify-fix-branch.js';
 
 export interface GitFixPublisherOptions {
   remoteUrl: string;
@@ -42,11 +44,6 @@ export function createGitFixPublisher(options: GitFixPublisherOptions): FixPubli
   const workDir = resolve(options.workDir);
   const git = createGitRunner({ workDir, remoteUrl: options.remoteUrl, credentials: options.credentials, author: options.author });
   const originDefault = `refs/remotes/origin/${options.branch}`;
-
-  async function findProposalCommit(ref: string, contentHash: string): Promise<string | undefined> {
-    const out = await git.run(['log', '--max-count=1', '--format=%H', '--fixed-strings', `--grep=${TRAILER}: ${contentHash}`, ref, '--']);
-    return out.trim() || undefined;
-  }
 
   async function localHead(branch: string): Promise<string | undefined> {
     const out = await git.run(['for-each-ref', '--format=%(objectname)', `refs/heads/${branch}`]);
@@ -127,12 +124,13 @@ export function createGitFixPublisher(options: GitFixPublisherOptions): FixPubli
     await fetchBranches(git, heads.has(branch) ? [options.branch, branch] : [options.branch]);
 
     if (heads.has(branch)) {
-      const pushed = await findProposalCommit(`refs/remotes/origin/${branch}`, proposal.contentHash);
+      const pushed = await findApprovedTip(git, `refs/remotes/origin/${branch}`, originDefault, proposal);
       if (pushed) return { branch, commit: pushed, pushStatus: 'pushed' };
-      throw new MedicError(ErrorCode.Conflict, `Branch ${branch} already exists on the remote with a different change; Medic will not overwrite it. Re-run \`/medic fix ${incidentId}\`.`);
+      options.logger?.warn({ incidentId, branch }, 'an existing fix branch is not exactly the approved change; refusing to report it');
+      throw new MedicError(ErrorCode.Conflict, `Branch ${branch} already exists on the remote and is not exactly the approved change; Medic will not overwrite it or open a PR for it. Re-run \`/medic fix ${incidentId}\`.`);
     }
     const local = await localHead(branch);
-    const committed = local ? await findProposalCommit(`refs/heads/${branch}`, proposal.contentHash) : undefined;
+    const committed = local ? await findApprovedTip(git, `refs/heads/${branch}`, originDefault, proposal) : undefined;
     if (committed) return push(branch, committed);
 
     assertBaseUnchanged(proposal, await readBase(proposal.file), incidentId, options.branch);

@@ -1,10 +1,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, LogLevel, type CustomRoute, type Logger, type Middleware, type AnyMiddlewareArgs } from '@slack/bolt';
+import { App, HTTPReceiver, LogLevel, type CustomRoute, type Logger, type Middleware, type AnyMiddlewareArgs } from '@slack/bolt';
+import type { AuditLog } from '../../ports/audit.js';
 import type { Authority } from '../../ports/authority.js';
 import type { IncidentCommands } from '../../use-cases/incident-commands.js';
 import type { ActionCommands } from '../../use-cases/run-action.js';
-import { DeliveryLedger, deliveryKey } from './delivery-ledger.js';
+import { DeliveryLedger, deliveryKey, type DeliveryClaims } from './delivery-ledger.js';
 import { registerActionButtons } from './listeners/action-buttons.js';
 import { registerDecisionActions } from './listeners/decision-actions.js';
 import { registerDetailsAction } from './listeners/details-action.js';
@@ -12,6 +13,7 @@ import { registerFeedbackAction } from './listeners/feedback-action.js';
 import { registerMedicCommand } from './listeners/medic-command.js';
 import { registerRejectSubmission } from './listeners/reject-submission.js';
 import { registerStepUpSubmission } from './listeners/step-up-submission.js';
+import { refuseFutureDated } from './request-window.js';
 import { toSlackError } from './slack-errors.js';
 import { slackClientOptions } from './web-client.js';
 
@@ -26,6 +28,8 @@ export interface SlackAppOptions {
   host?: string;
   commands: IncidentCommands;
   authority: Authority;
+  /** Where replies to the requester (ephemerals, modals, response_url answers) are audited. */
+  audit?: AuditLog;
   /** The card's operational-action buttons; without it they are not served (no gateway wired). */
   actions?: ActionCommands;
   command?: string;
@@ -35,7 +39,10 @@ export interface SlackAppOptions {
   /** Known bot ids skip Bolt's auth.test on start (tests, benchmarks). */
   botId?: string;
   botUserId?: string;
-  ledger?: DeliveryLedger;
+  /** Shared through Redis in a deployment, so replays are dropped across processes and restarts. */
+  ledger?: DeliveryClaims;
+  /** The clock the request-date check uses (tests). */
+  now?: () => number;
   /** Extra HTTP routes served beside `/slack/events` in HTTP mode (health, readiness, metrics). */
   customRoutes?: CustomRoute[];
 }
@@ -47,13 +54,19 @@ export interface SlackAppHandle {
   stop(): Promise<void>;
 }
 
-/** Drops retries and replays of deliveries this process already handled (acked, no effect). */
-function dropDuplicates(ledger: DeliveryLedger): Middleware<AnyMiddlewareArgs> {
+/**
+ * Drops retries and replays of deliveries already handled (acked, no effect). Two keys: the
+ * delivery's identity (stable across Slack's retries) and, over HTTP, the request signature (an
+ * identical replay of any signed request, whatever its type).
+ */
+function dropDuplicates(ledger: DeliveryClaims): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
-    const key = deliveryKey(args.body as unknown as Record<string, unknown>);
-    if (key !== undefined && !ledger.claim(key)) {
+    const signature = (args.context as { slackSignature?: unknown }).slackSignature;
+    const keys = [deliveryKey(args.body as unknown as Record<string, unknown>), typeof signature === 'string' && signature ? `signature:${signature}` : undefined];
+    const claims = await Promise.all(keys.map(async (key) => (key === undefined ? true : ledger.claim(key))));
+    if (claims.includes(false)) {
       if ('ack' in args && typeof args.ack === 'function') await args.ack();
-      args.logger.debug(`Dropped a duplicate Slack delivery ${key}`);
+      args.logger.debug(`Dropped a duplicate Slack delivery ${keys[0] ?? 'by signature'}`);
       return;
     }
     await args.next();
@@ -67,10 +80,21 @@ function dropDuplicates(ledger: DeliveryLedger): Middleware<AnyMiddlewareArgs> {
  */
 export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
   const socketMode = options.appToken !== undefined && options.appToken !== '';
+  const receiver = socketMode
+    ? undefined
+    : new HTTPReceiver({
+        signingSecret: options.signingSecret,
+        port: options.port ?? 3000,
+        customRoutes: options.customRoutes ?? [],
+        ...(options.logger ? { logger: options.logger } : {}),
+        logLevel: options.logLevel ?? LogLevel.WARN,
+        // The signature is a replay key: an identical signed request has the identical signature.
+        customPropertiesExtractor: (req) => ({ slackSignature: String(req.headers['x-slack-signature'] ?? '') }),
+      });
+  if (receiver) receiver.requestListener = refuseFutureDated(receiver.requestListener, options.now);
   const app = new App({
     token: options.botToken,
-    signingSecret: options.signingSecret,
-    ...(socketMode ? { socketMode: true, appToken: options.appToken } : { port: options.port ?? 3000, customRoutes: options.customRoutes ?? [] }),
+    ...(socketMode ? { socketMode: true, appToken: options.appToken, signingSecret: options.signingSecret } : { receiver }),
     clientOptions: slackClientOptions({ apiUrl: options.apiUrl, retries: options.retries ?? 3 }),
     ...(options.botId && options.botUserId ? { botId: options.botId, botUserId: options.botUserId } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
@@ -78,7 +102,7 @@ export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
     // auth.test runs in start(), so a bad token is a clear error instead of an unhandled rejection.
     deferInitialization: true,
   });
-  const deps = { commands: options.commands, authority: options.authority };
+  const deps = { commands: options.commands, authority: options.authority, audit: options.audit };
   app.use(dropDuplicates(options.ledger ?? new DeliveryLedger()));
   registerDecisionActions(app, deps);
   registerDetailsAction(app, deps);
@@ -86,8 +110,8 @@ export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
   registerFeedbackAction(app, deps);
   registerMedicCommand(app, deps, options.command);
   if (options.actions) {
-    registerActionButtons(app, options.actions);
-    registerStepUpSubmission(app, options.actions);
+    registerActionButtons(app, options.actions, options.audit);
+    registerStepUpSubmission(app, options.actions, options.audit);
   }
   app.error(async (error) => {
     app.logger.error(`Slack listener failed: ${error.code ?? ''} ${error.message}`);

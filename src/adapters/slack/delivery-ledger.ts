@@ -1,12 +1,19 @@
 import { createHash } from 'node:crypto';
 
+/** Where handled deliveries are claimed: this process's memory, or Redis shared by every process. */
+export interface DeliveryClaims {
+  /** True the first time a key is offered (within the TTL); false for every repeat. */
+  claim(key: string): boolean | Promise<boolean>;
+}
+
 /**
  * Remembers which Slack deliveries this process has handled, so a Slack retry (X-Slack-Retry-Num)
  * or a replayed request within the signature window is acknowledged and dropped. The use-cases are
  * idempotent as well; this keeps a duplicate from even reaching them (and from posting a second
- * ephemeral). In-memory and per process by design: across processes the use-case's idempotency holds.
+ * ephemeral). In-memory, for one process (tests, the sandbox); a deployment passes the Redis claims
+ * (`createRedisDeliveryClaims`) so a replay to another process or after a restart is dropped too.
  */
-export class DeliveryLedger {
+export class DeliveryLedger implements DeliveryClaims {
   private readonly seen = new Map<string, number>();
 
   constructor(

@@ -1,4 +1,4 @@
-import type { UserGroupResolver } from '../../gateway/authority.js';
+import type { UserGroupResolver } from '../../gateway/authority/authority.js';
 import { callSlack } from './slack-errors.js';
 import type { SlackWebClient } from './web-client.js';
 

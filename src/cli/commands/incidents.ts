@@ -8,8 +8,8 @@ export function createIncidentsCommand(boot: BootMedic): CliCommand {
     usage: 'incidents [--open]',
     summary: 'list incidents (state, events, service, title)',
     async run(args, io) {
-      return boot(io, async ({ medic }) => {
-        const views = await medic.commands.list({ openOnly: args.includes('--open'), limit: 200 });
+      return boot(io, async ({ medic, config }) => {
+        const views = await medic.commands.list({ caller: { userId: config.MEDIC_OPERATOR_ID, via: 'cli' } }, { openOnly: args.includes('--open'), limit: 200 });
         if (views.length === 0) io.stdout.write('No incidents yet.\n');
         for (const { incident, stats } of views) {
           io.stdout.write(`${incident.id}  ${incident.state.padEnd(17)} ${String(stats?.count ?? 0).padStart(6)}×  ${incident.service}  ${incident.title.slice(0, 100)}\n`);

@@ -13,8 +13,8 @@ export function createShowCommand(boot: BootMedic): CliCommand {
         io.stderr.write('Usage: npm run medic -- show <incident>\n');
         return 2;
       }
-      return boot(io, async ({ medic }) => {
-        const view = await medic.commands.status(id);
+      return boot(io, async ({ medic, config }) => {
+        const view = await medic.commands.status(id, { caller: { userId: config.MEDIC_OPERATOR_ID, via: 'cli' } });
         if (!view) {
           io.stderr.write(`No incident ${id}. List them with \`npm run medic -- incidents\`.\n`);
           return 1;
@@ -35,7 +35,10 @@ export function createShowCommand(boot: BootMedic): CliCommand {
         if (incident.similarDocs?.length) out.push('', 'similar docs:', ...incident.similarDocs.map((d) => `  ~${d.similarity.toFixed(2)} ${d.title} (${d.source})`));
         if (incident.rca) out.push('', `root cause (${Math.round(incident.rca.confidence * 100)}%, ${incident.provenance.rca?.analyst ?? '?'}): ${incident.rca.rootCause}`, `evidence: ${incident.rca.evidenceIds.join(', ') || 'none'}`);
         if (incident.recommendation) out.push(`recommendation (${incident.recommendation.kind}): ${incident.recommendation.summary}`);
-        if (incident.proposal) out.push('', `proposal ${incident.proposal.contentHash} for ${incident.proposal.file}:`, incident.proposal.diff);
+        if (incident.proposal) {
+          out.push('', `proposal ${incident.proposal.contentHash} for ${incident.proposal.file}:`, incident.proposal.diff);
+          if (incident.state === 'awaiting_approval') out.push(`approve exactly this diff with: npm run medic -- approve ${incident.id} ${incident.proposal.contentHash}`);
+        }
         if (incident.proposalNote) out.push(`no fix: ${incident.proposalNote}`);
         if (incident.fix) out.push('', `fix: branch ${incident.fix.branch} commit ${incident.fix.commit} push ${incident.fix.pushStatus}${incident.fix.pullRequest ? ` PR ${incident.fix.pullRequest.url}` : ''}`);
         if (incident.error) out.push(`error: ${incident.error}`);

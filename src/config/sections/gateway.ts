@@ -11,6 +11,11 @@ const secret = (name: string) =>
 export const GatewayEnv = {
   /** Elevated approvers (user ids or group:<id>): the only ones who may confirm a DESTRUCTIVE step-up. */
   MEDIC_ELEVATED_APPROVERS: listFrom([]),
+  /**
+   * Who may read any incident from anywhere (user ids or group:<id>) with `/medic status|list`;
+   * approvers may too. Anyone else reads only in the incident's own channel.
+   */
+  MEDIC_READERS: listFrom([]),
   /** HMAC key for step-up challenges; unset means a random key per process (fine with one Slack app). */
   MEDIC_STEP_UP_SECRET: secret('MEDIC_STEP_UP_SECRET'),
   MEDIC_STEP_UP_TTL_MS: intFrom(120_000, 10_000, 900_000),

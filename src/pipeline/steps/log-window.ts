@@ -1,5 +1,19 @@
-import type { LogEntry, RawLogLine } from '../../domain/event.js';
+import type { ErrorEvent, LogEntry, RawLogLine } from '../../domain/event.js';
+import { selectsAsLiteral } from '../../gateway/arguments/identifiers.js';
 import type { Step } from '../step.js';
+
+/**
+ * The event as the window search may use it: a correlation or session id that would select (a `*`
+ * planted in a log line) is left out, so one hostile value narrows the search instead of widening
+ * it — and the gateway, which would refuse the whole call, still gets a search it can run.
+ */
+function searchableEvent(event: ErrorEvent): { event: ErrorEvent; dropped: string[] } {
+  const dropped = Object.keys(event.correlationIds).filter((field) => selectsAsLiteral(event.correlationIds[field] ?? ''));
+  const correlationIds = Object.fromEntries(Object.entries(event.correlationIds).filter(([field]) => !dropped.includes(field)));
+  const session = event.sessionId !== undefined && selectsAsLiteral(event.sessionId);
+  const { sessionId, ...rest } = event;
+  return { event: { ...rest, correlationIds, ...(sessionId !== undefined && !session ? { sessionId } : {}) }, dropped: session ? [...dropped, 'sessionId'] : dropped };
+}
 
 /**
  * The correlated window around the first event, merged with the events already recorded for the
@@ -12,9 +26,10 @@ export const logWindowStep: Step = {
     const at = Date.parse(event.time);
     const { windowBeforeMs, windowAfterMs, windowLimit } = deps.settings;
     let lines: RawLogLine[] = [];
-    let note: string | undefined;
+    const searchable = searchableEvent(event);
+    let note: string | undefined = searchable.dropped.length > 0 ? `left out of the window search, as they would select rather than name: ${searchable.dropped.slice(0, 10).join(', ').slice(0, 300)}` : undefined;
     try {
-      lines = await deps.logs.window({ event, beforeMs: windowBeforeMs, afterMs: windowAfterMs, limit: windowLimit });
+      lines = await deps.logs.window({ event: searchable.event, beforeMs: windowBeforeMs, afterMs: windowAfterMs, limit: windowLimit });
     } catch (error) {
       note = `no log window available: ${error instanceof Error ? error.message : String(error)}`;
       deps.logger.warn({ incidentId: incident.id, err: error }, 'log window failed');

@@ -12,7 +12,7 @@ import type { Authority } from '../../../src/ports/authority.js';
 import type { Chat } from '../../../src/ports/chat.js';
 import { presentIncidentCard } from '../../../src/presenters/incident-card.js';
 import { presentThreadReply } from '../../../src/presenters/thread-reply.js';
-import type { Caller, CommandResult, IncidentCommands, IncidentView } from '../../../src/use-cases/incident-commands.js';
+import type { Caller, CommandResult, IncidentCommands, IncidentView, Viewer } from '../../../src/use-cases/incident-commands.js';
 
 type Call = { method: keyof IncidentCommands; input: unknown };
 
@@ -107,14 +107,14 @@ export class FakeIncidentCommands implements IncidentCommands {
     return { ok: true, view: this.view(incident), message: `Re-running the analysis of ${incident.id}.` };
   }
 
-  async status(incidentId: string): Promise<IncidentView | undefined> {
-    this.calls.push({ method: 'status', input: incidentId });
+  async status(incidentId: string, viewer: Viewer): Promise<IncidentView | undefined> {
+    this.calls.push({ method: 'status', input: { incidentId, viewer } });
     const incident = this.incidents.get(incidentId);
     return incident ? this.view(incident) : undefined;
   }
 
-  async list(options?: { openOnly?: boolean; limit?: number }): Promise<IncidentView[]> {
-    this.calls.push({ method: 'list', input: options });
+  async list(viewer: Viewer, options?: { openOnly?: boolean; limit?: number }): Promise<IncidentView[]> {
+    this.calls.push({ method: 'list', input: { viewer, options } });
     return [...this.incidents.values()].filter((i) => !options?.openOnly || i.state !== 'closed').map((i) => this.view(i));
   }
 

@@ -4,9 +4,10 @@
  */
 import { createSlackApp, type SlackAppHandle } from '../../../src/adapters/slack/create-slack-app.js';
 import { createSlackUserGroups } from '../../../src/adapters/slack/slack-user-groups.js';
-import { createConfiguredAuthority } from '../../../src/gateway/authority.js';
+import { createConfiguredAuthority } from '../../../src/gateway/authority/authority.js';
 import { createSlackChat } from '../../../src/adapters/slack/slack-chat.js';
 import { createSlackWebClient } from '../../../src/adapters/slack/web-client.js';
+import type { AuditLog } from '../../../src/ports/audit.js';
 import type { Chat } from '../../../src/ports/chat.js';
 import type { ActionCommands } from '../../../src/use-cases/run-action.js';
 import { createSlackSandbox, type SlackSandbox } from '../../../src/sandbox/create-slack-sandbox.js';
@@ -26,7 +27,7 @@ export interface SlackHarness {
 }
 
 /** `actions` builds the card's action use-cases over the harness's chat (tests of the action buttons). */
-export async function startSlackHarness(options: { approvers?: string[]; actions?: (chat: Chat) => ActionCommands } = {}): Promise<SlackHarness> {
+export async function startSlackHarness(options: { approvers?: string[]; actions?: (chat: Chat) => ActionCommands; audit?: AuditLog } = {}): Promise<SlackHarness> {
   let eventsUrl = '';
   const sandbox = await createSlackSandbox({ port: 0, signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, medicEventsUrl: () => eventsUrl });
   const client = createSlackWebClient({ token: BOT_TOKEN, apiUrl: sandbox.apiUrl, retries: 2, minRetryDelayMs: 10, maxRetryDelayMs: 50 });
@@ -36,7 +37,7 @@ export async function startSlackHarness(options: { approvers?: string[]; actions
   const commands = new FakeIncidentCommands({ authority, chat });
   const slack = createSlackApp({
     botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, apiUrl: sandbox.apiUrl, port: 0, host: '127.0.0.1',
-    commands, authority, ...(options.actions ? { actions: options.actions(chat) } : {}), retries: 2, botId: SANDBOX_BOT.botId, botUserId: SANDBOX_BOT.userId,
+    commands, authority, ...(options.actions ? { actions: options.actions(chat) } : {}), ...(options.audit ? { audit: options.audit } : {}), retries: 2, botId: SANDBOX_BOT.botId, botUserId: SANDBOX_BOT.userId,
   });
   eventsUrl = (await slack.start()).eventsUrl ?? '';
   return {

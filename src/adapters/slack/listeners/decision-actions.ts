@@ -2,7 +2,7 @@ import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { ActionId, DecisionValue, parseValue } from '../../../presenters/card-actions.js';
 import { presentRejectModal } from '../../../presenters/reject-modal.js';
 import { asMedicError } from '../../../domain/errors.js';
-import { afterAck, clickedMessage, runUseCase, slackCaller, tellUser, type ListenerDeps } from './listener-deps.js';
+import { afterAck, clickedMessage, openModal, runUseCase, slackCaller, tellUser, type ListenerDeps } from './listener-deps.js';
 
 const INVALID = 'This button is no longer valid. Use `/medic status <incident>` for the current card.';
 
@@ -17,12 +17,12 @@ export function registerDecisionActions(app: App, deps: ListenerDeps): void {
     await afterAck();
     const { channel } = clickedMessage(body);
     const value = parseValue(DecisionValue, action.value);
-    if (!value) return tellUser(client, logger, channel, body.user.id, INVALID);
+    if (!value) return tellUser({ client, logger, audit: deps.audit }, channel, body.user.id, INVALID);
     const result = await runUseCase(logger, 'approve the fix', () =>
       deps.commands.approve({ incidentId: value.incidentId, proposalHash: value.proposalHash, caller: slackCaller(body.user) }),
     );
     // The use-case (and the fix job after it) updates the card; the clicker hears the result here.
-    await tellUser(client, logger, channel, body.user.id, result.message);
+    await tellUser({ client, logger, audit: deps.audit }, channel, body.user.id, result.message);
   });
 
   app.action<BlockAction<ButtonAction>>({ type: 'block_actions', action_id: ActionId.Reject }, async ({ ack, body, action, client, logger }) => {
@@ -30,25 +30,23 @@ export function registerDecisionActions(app: App, deps: ListenerDeps): void {
     await afterAck();
     const { channel, ts } = clickedMessage(body);
     const value = parseValue(DecisionValue, action.value);
-    if (!value) return tellUser(client, logger, channel, body.user.id, INVALID);
+    if (!value) return tellUser({ client, logger, audit: deps.audit }, channel, body.user.id, INVALID);
     // Asking a non-approver for a reason they cannot give would be rude; the use-case re-checks.
     const permissions = await deps.authority.resolve(body.user.id).catch((error: unknown) => asMedicError(error));
     if (permissions instanceof Error || !permissions.approver) {
       const text = permissions instanceof Error
         ? `Medic could not check your permissions (${permissions.code}); try again in a moment.`
         : 'Only approvers can reject a fix. Ask someone in the approver group.';
-      return tellUser(client, logger, channel, body.user.id, text);
+      return tellUser({ client, logger, audit: deps.audit }, channel, body.user.id, text);
     }
     const card = channel && ts ? { channel, ts } : undefined;
     // The title comes from the record, raw: the card's fallback text is already escaped, and
     // escaping it again for the modal would show `&amp;lt;`.
-    const title = (await deps.commands.status(value.incidentId).catch(() => undefined))?.incident.title ?? '';
+    const viewer = { caller: slackCaller(body.user), ...(channel ? { channel } : {}) };
+    const title = (await deps.commands.status(value.incidentId, viewer).catch(() => undefined))?.incident.title ?? '';
     const view = presentRejectModal({ ...value, ...(card ? { card } : {}) }, title);
-    try {
-      await client.views.open({ trigger_id: body.trigger_id, view: view as never });
-    } catch (error) {
-      logger.warn(`views.open failed: ${asMedicError(error).message}`);
-      await tellUser(client, logger, channel, body.user.id, 'Medic could not open the reject dialog; click Reject again.');
+    if (!(await openModal({ client, logger, audit: deps.audit }, body.trigger_id, body.user.id, view))) {
+      await tellUser({ client, logger, audit: deps.audit }, channel, body.user.id, 'Medic could not open the reject dialog; click Reject again.');
     }
   });
 }

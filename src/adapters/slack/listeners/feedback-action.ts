@@ -12,6 +12,6 @@ export function registerFeedbackAction(app: App, deps: ListenerDeps): void {
     const value = parseValue(FeedbackValue, action.value);
     if (!value) return;
     const result = await runUseCase(logger, 'record your feedback', () => deps.commands.feedback({ ...value, caller: slackCaller(body.user) }));
-    await tellUser(client, logger, channel, body.user.id, result.ok ? 'Thanks — Medic recorded your feedback.' : result.message);
+    await tellUser({ client, logger, audit: deps.audit }, channel, body.user.id, result.ok ? 'Thanks — Medic recorded your feedback.' : result.message);
   });
 }

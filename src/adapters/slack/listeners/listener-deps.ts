@@ -1,4 +1,5 @@
 import type { Logger } from '@slack/bolt';
+import type { AuditLog } from '../../../ports/audit.js';
 import type { Authority } from '../../../ports/authority.js';
 import type { Caller, CommandResult, IncidentCommands } from '../../../use-cases/incident-commands.js';
 import { asMedicError } from '../../../domain/errors.js';
@@ -9,6 +10,44 @@ import type { SlackWebClient } from '../web-client.js';
 export interface ListenerDeps {
   commands: IncidentCommands;
   authority: Authority;
+  /** Where the replies below are audited; without it (tests of the transport alone) they are not. */
+  audit?: AuditLog;
+}
+
+/** What a listener needs to answer the person who asked. */
+export interface ReplyContext {
+  client: SlackWebClient;
+  logger: Logger;
+  audit?: AuditLog;
+}
+
+/**
+ * Replies to the verified requester (an ephemeral, a modal, the slash command's response_url) do
+ * not pass the tool gateway: they answer that one person about their own request within Slack's
+ * deadlines (a trigger_id lives 3 seconds), change nothing outside Slack, and carry only presenter
+ * output. Each is audited here instead, with its outcome. An audit that cannot be written is
+ * logged: the answer already reached the person, and refusing it now would undo nothing.
+ */
+export async function auditReply(reply: ReplyContext, action: 'slack.ephemeral' | 'slack.views-open' | 'slack.respond', userId: string, outcome: 'done' | 'failed', details: Record<string, unknown>): Promise<void> {
+  if (!reply.audit) return;
+  try {
+    await reply.audit.append([{ at: new Date().toISOString(), action, outcome, actor: { kind: 'user', id: userId }, details }]);
+  } catch (error) {
+    reply.logger.warn(`Could not audit ${action} to ${userId}: ${asMedicError(error).message}`);
+  }
+}
+
+/** Opens a modal for the clicker, audited; false when Slack refused (the caller tells the user). */
+export async function openModal(reply: ReplyContext, triggerId: string, userId: string, view: { callback_id?: string }): Promise<boolean> {
+  try {
+    await reply.client.views.open({ trigger_id: triggerId, view: view as never });
+    await auditReply(reply, 'slack.views-open', userId, 'done', { view: view.callback_id ?? 'modal' });
+    return true;
+  } catch (error) {
+    reply.logger.warn(`views.open failed: ${asMedicError(error).message}`);
+    await auditReply(reply, 'slack.views-open', userId, 'failed', { view: view.callback_id ?? 'modal' });
+    return false;
+  }
 }
 
 export function slackCaller(user: { id: string; name?: string | undefined; username?: string | undefined }): Caller {
@@ -30,13 +69,15 @@ export async function runUseCase(logger: Logger, what: string, call: () => Promi
   }
 }
 
-/** An ephemeral note to one user; failures are logged, never thrown (the ack already went out). */
-export async function tellUser(client: SlackWebClient, logger: Logger, channel: string | undefined, userId: string, text: string): Promise<void> {
+/** An ephemeral note to one user, audited; failures are logged, never thrown (the ack already went out). */
+export async function tellUser(reply: ReplyContext, channel: string | undefined, userId: string, text: string): Promise<void> {
   if (!channel) return;
   try {
-    await client.chat.postEphemeral({ channel, user: userId, text: untrusted(text, 3_000) });
+    await reply.client.chat.postEphemeral({ channel, user: userId, text: untrusted(text, 3_000) });
+    await auditReply(reply, 'slack.ephemeral', userId, 'done', { channel });
   } catch (error) {
-    logger.warn(`Could not post an ephemeral message: ${toSlackError(error, 'chat.postEphemeral', channel).message}`);
+    reply.logger.warn(`Could not post an ephemeral message: ${toSlackError(error, 'chat.postEphemeral', channel).message}`);
+    await auditReply(reply, 'slack.ephemeral', userId, 'failed', { channel });
   }
 }
 

@@ -1,11 +1,11 @@
 import type { App, BlockAction, ButtonAction, Logger } from '@slack/bolt';
 import type { ChatMessage } from '../../../ports/chat.js';
-import type { Caller } from '../../../use-cases/incident-commands.js';
+import type { Caller, Viewer } from '../../../use-cases/incident-commands.js';
 import { ActionId, RerunValue, parseValue } from '../../../presenters/card-actions.js';
 import { presentHelp, presentList, presentNotice, presentRerunConfirm, presentStatus } from '../../../presenters/command-replies.js';
 import { untrusted } from '../../../presenters/mrkdwn.js';
 import { parseMedicCommand } from '../parse-command.js';
-import { afterAck, runUseCase, slackCaller, type ListenerDeps } from './listener-deps.js';
+import { afterAck, auditReply, runUseCase, slackCaller, type ListenerDeps } from './listener-deps.js';
 
 async function rerun(deps: ListenerDeps, logger: Logger, input: { incidentId: string; reason?: string | undefined; caller: Caller; confirmed?: boolean }): Promise<ChatMessage> {
   const { reason, ...rest } = input;
@@ -16,15 +16,21 @@ async function rerun(deps: ListenerDeps, logger: Logger, input: { incidentId: st
   return presentNotice(untrusted(result.message, 2_000));
 }
 
-async function answer(text: string, caller: Caller, deps: ListenerDeps, logger: Logger): Promise<ChatMessage> {
+const NOT_READABLE = (id: string) =>
+  `No incident ${untrusted(id, 80)} that you can read here: an incident is shown in its own channel, and anywhere to approvers and MEDIC_READERS.`;
+
+async function answer(text: string, viewer: Viewer, deps: ListenerDeps, logger: Logger): Promise<ChatMessage> {
+  const { caller } = viewer;
   const command = parseMedicCommand(text);
   switch (command.kind) {
     case 'help':
       return presentHelp(command.unknown ? `Medic does not know \`${untrusted(command.unknown, 200)}\`.` : undefined);
     case 'list':
-      return presentList(await deps.commands.list({ openOnly: true, limit: 50 }));
-    case 'status':
-      return presentStatus(await deps.commands.status(command.incidentId), command.incidentId);
+      return presentList(await deps.commands.list(viewer, { openOnly: true, limit: 50 }));
+    case 'status': {
+      const view = await deps.commands.status(command.incidentId, viewer);
+      return view ? presentStatus(view, command.incidentId) : presentNotice(NOT_READABLE(command.incidentId));
+    }
     case 'fix':
       return rerun(deps, logger, { incidentId: command.incidentId, reason: command.reason, caller });
   }
@@ -36,21 +42,26 @@ async function answer(text: string, caller: Caller, deps: ListenerDeps, logger: 
  * with a pushed branch answers with a Re-run anyway button, which replaces that answer when clicked.
  */
 export function registerMedicCommand(app: App, deps: ListenerDeps, name = '/medic'): void {
-  app.command(name, async ({ ack, command, respond, logger }) => {
+  app.command(name, async ({ ack, command, respond, client, logger }) => {
     await ack();
     await afterAck();
     const caller: Caller = { userId: command.user_id, ...(command.user_name ? { name: command.user_name } : {}), via: 'slack' };
     let reply: ChatMessage;
     try {
-      reply = await answer(command.text, caller, deps, logger);
+      // channel_id comes from the verified request: where the person asked, not where they claim to be.
+      reply = await answer(command.text, { caller, channel: command.channel_id }, deps, logger);
     } catch (error) {
       logger.error(`/medic ${command.text.slice(0, 80)} failed: ${String(error)}`);
       reply = presentNotice('Medic could not answer that right now; try again in a moment.');
     }
+    const audited = { client, logger, audit: deps.audit };
+    const details = { command: parseMedicCommand(command.text).kind, channel: command.channel_id };
     try {
       await respond({ response_type: 'ephemeral', replace_original: false, text: reply.text, blocks: reply.blocks as never });
+      await auditReply(audited, 'slack.respond', caller.userId, 'done', details);
     } catch (error) {
       logger.warn(`Could not answer /medic through the response_url: ${String(error)}`);
+      await auditReply(audited, 'slack.respond', caller.userId, 'failed', details);
     }
   });
 

@@ -34,6 +34,6 @@ export function registerRejectSubmission(app: App, deps: ListenerDeps): void {
     const result = await runUseCase(logger, 'reject the fix', () =>
       deps.commands.reject({ incidentId, proposalHash, reason: reason.slice(0, 1_000), caller: slackCaller(body.user) }),
     );
-    await tellUser(client, logger, card?.channel, body.user.id, result.message);
+    await tellUser({ client, logger, audit: deps.audit }, card?.channel, body.user.id, result.message);
   });
 }

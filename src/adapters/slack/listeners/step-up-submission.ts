@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
 import { StepUpModal, StepUpValue } from '../../../presenters/card-actions.js';
+import type { AuditLog } from '../../../ports/audit.js';
 import type { ActionCommands } from '../../../use-cases/run-action.js';
 import { afterAck, tellUser } from './listener-deps.js';
 
@@ -20,7 +21,7 @@ function readMetadata(raw: string): z.infer<typeof StepUpMetadata> | undefined {
  * use-case, which redeems the challenge through the gateway (distinct, elevated person; exact
  * target). An empty field keeps the modal open; every other refusal reaches the submitter only.
  */
-export function registerStepUpSubmission(app: App, actions: ActionCommands): void {
+export function registerStepUpSubmission(app: App, actions: ActionCommands, audit?: AuditLog): void {
   app.view(StepUpModal.callbackId, async ({ ack, body, view, client, logger }) => {
     const typed = view.state.values[StepUpModal.blockId]?.[StepUpModal.actionId]?.value?.trim() ?? '';
     if (typed.length === 0) {
@@ -41,6 +42,6 @@ export function registerStepUpSubmission(app: App, actions: ActionCommands): voi
       logger.error(`Medic could not confirm the step-up: ${String(error)}`);
       message = 'Medic could not confirm the step-up; try again in a moment.';
     }
-    await tellUser(client, logger, meta.card?.channel, body.user.id, message);
+    await tellUser({ client, logger, audit }, meta.card?.channel, body.user.id, message);
   });
 }
