@@ -22,6 +22,21 @@ export interface CommandDeps {
 
 const OPEN_STATES = ['new', 'analyzing', 'awaiting_approval', 'reported', 'approved', 'fixing', 'fix_failed'] as const;
 
+/** Status and list alone: what a reader of the state needs, without authority or queues. */
+export function createIncidentReads(store: IncidentStore): Pick<IncidentCommands, 'status' | 'list'> {
+  const view = async (incident: Incident): Promise<IncidentView> => ({ incident, stats: await store.stats(incident.id) });
+  return {
+    async status(incidentId) {
+      const incident = await store.get(incidentId);
+      return incident ? view(incident) : undefined;
+    },
+    async list(options = {}) {
+      const incidents = await store.list({ states: options.openOnly ? [...OPEN_STATES] : undefined, limit: options.limit ?? 50 });
+      return Promise.all(incidents.map(view));
+    },
+  };
+}
+
 /**
  * Approve, reject, re-run, status, list, feedback — the same use-cases for Slack and the CLI.
  * Authority is re-resolved from the caller's verified id on every call; a refusal is audited.
@@ -102,14 +117,7 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
       await deps.enqueueAnalysis(incidentId, restarted.round);
       return { ok: true, view: await view(restarted), message: `Re-running the fix proposal for ${incidentId} on its current evidence and analysis.` };
     },
-    async status(incidentId) {
-      const incident = await deps.store.get(incidentId);
-      return incident ? view(incident) : undefined;
-    },
-    async list(options = {}) {
-      const incidents = await deps.store.list({ states: options.openOnly ? [...OPEN_STATES] : undefined, limit: options.limit ?? 50 });
-      return Promise.all(incidents.map(view));
-    },
+    ...createIncidentReads(deps.store),
     async feedback({ incidentId, caller, target, vote }) {
       const at = now();
       const incident = await deps.store.update(incidentId, (current) => ({

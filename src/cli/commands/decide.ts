@@ -1,5 +1,6 @@
 import type { CliCommand } from '../command.js';
 import type { BootMedic } from '../boot-medic.js';
+import { readArgs } from '../read-args.js';
 
 /**
  * `approve <id>` / `reject <id> [reason…]` as the configured operator (MEDIC_OPERATOR_ID), through
@@ -12,7 +13,9 @@ export function createDecideCommand(verdict: 'approve' | 'reject', boot: BootMed
     usage: verdict === 'approve' ? 'approve <incident>' : 'reject <incident> [reason…]',
     summary: verdict === 'approve' ? 'approve the proposed fix as the configured operator' : 'reject the proposed fix with a reason',
     async run(args, io) {
-      const [id, ...rest] = args;
+      const parsed = readArgs(args, io, this, {});
+      if (typeof parsed === 'number') return parsed;
+      const [id, ...rest] = parsed.positionals;
       if (!id) {
         io.stderr.write(`Usage: npm run medic -- ${this.usage}\n`);
         return 2;

@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import { createTemplateMiner } from '../../domain/templates/template-miner.js';
 import type { CliCommand } from '../command.js';
+import { readArgs } from '../read-args.js';
 
 const FLUSH_LINES = 1_000;
 const USAGE = 'templates FILE';
@@ -19,7 +20,9 @@ export const templatesCommand: CliCommand = {
   usage: USAGE,
   summary: 'Group the messages of FILE (one per line) into templates; prints one JSON line per input line',
   async run(args, io) {
-    const [file, ...extra] = args;
+    const parsed = readArgs(args, io, templatesCommand, {});
+    if (typeof parsed === 'number') return parsed;
+    const [file, ...extra] = parsed.positionals;
     if (file === undefined || extra.length > 0) {
       io.stderr.write(`Usage: medic ${USAGE}\n`);
       return 2;
