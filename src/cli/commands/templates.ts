@@ -9,10 +9,10 @@ import { readLineBatches } from '../read-lines.js';
 
 const READ_BYTES = 1 << 20;
 const WRITE_CHARS = 1 << 20;
-const USAGE = 'templates FILE';
+const USAGE = 'templates FILE|-';
 
 /**
- * `templates FILE`: one message per line in, one `{"group","template"}` per line out, in order.
+ * `templates FILE` (`-` for standard input): one message per line in, one `{"group","template"}` per line out, in order.
  * Two passes over the ids held in memory, so every line shows its group's final template and the
  * id its group ended with (groups found to be one event late are merged).
  */
@@ -28,7 +28,7 @@ export const templatesCommand: CliCommand = {
       io.stderr.write(`Usage: medic ${USAGE}\n`);
       return 2;
     }
-    const problem = await checkReadable(file);
+    const problem = file === '-' ? undefined : await checkReadable(file);
     if (problem) {
       io.stderr.write(`templates: ${problem}\n`);
       return 2;
@@ -38,7 +38,7 @@ export const templatesCommand: CliCommand = {
     const ids: string[] = [];
     // Templates as last seen, for groups the miner has since evicted to stay within its memory cap.
     const lastTemplate = new Map<string, string>();
-    const input = createReadStream(file, { highWaterMark: READ_BYTES });
+    const input = file === '-' ? io.stdin : createReadStream(file, { highWaterMark: READ_BYTES });
     try {
       for await (const lines of readLineBatches(input)) {
         for (const line of lines) {
