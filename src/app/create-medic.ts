@@ -146,7 +146,7 @@ export function createMedic(parts: MedicParts): Medic {
     async startWorkers(options = {}) {
       await adapters.prepare?.();
       const workerOptions = { connection: redis, redisPrefix: prefix, lockDurationMs: config.MEDIC_JOB_LOCK_MS, logger };
-      workers.push(startWorker(createAnalyzeJob(pipeline), workerOptions), startWorker(createApplyFixJob(fix), workerOptions));
+      workers.push(startWorker(createAnalyzeJob(pipeline, { concurrency: config.MEDIC_ANALYZE_CONCURRENCY }), workerOptions), startWorker(createApplyFixJob(fix), workerOptions));
       if (adapters.pullRequests.checks) {
         const watch = { store, chat: adapters.chat, pullRequests: adapters.pullRequests, logger, clock, intervalMs: config.MEDIC_CHECKS_INTERVAL_S * 1000, maxLooks: config.MEDIC_CHECKS_MAX_LOOKS, enqueue: (id: string, attempt: number, delayMs: number) => queues.enqueueChecksWatch(id, attempt, delayMs) };
         workers.push(startWorker(createWatchChecksJob(watch), workerOptions));

@@ -62,6 +62,8 @@ export const EnvSchema = z.object({
   MEDIC_CHECKS_MAX_LOOKS: intFrom(120, 1, 10_000),
 
   MEDIC_JOB_LOCK_MS: intFrom(30_000, 1_000),
+  /** Analyses one worker process runs at once (a storm's incidents are analysed side by side). */
+  MEDIC_ANALYZE_CONCURRENCY: intFrom(4, 1, 64),
   MEDIC_SHUTDOWN_TIMEOUT_MS: intFrom(15_000, 100),
   /** Fault injection for crash-safety drills: SIGKILL the worker after these steps persist. */
   MEDIC_CRASH_AFTER: listFrom([]),
