@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { createGitFixPublisher } from '../adapters/git/git-fix-publisher.js';
 import { createGitRepository } from '../adapters/git/git-repository.js';
@@ -45,7 +46,15 @@ export function createCodeHost({ config, redis, logger, paths }: { config: Confi
   // Worker processes sharing this data directory share one clone; git work on it takes turns.
   const withDataLock = <T>(fn: () => Promise<T>) => withRedisLock(redis, `${config.MEDIC_REDIS_PREFIX}lock:data:${paths.data}`, fn);
   const gitRepo = createGitRepository(git);
-  const lockedRepo: CodeRepository = { ...gitRepo, sync: () => withDataLock(() => gitRepo.sync()), recentChanges: (...args) => withDataLock(() => gitRepo.recentChanges(...args)) };
+  // Reading history needs no turn once the clone exists, as listing and reading files never did:
+  // git log reads objects and an atomically updated ref, which a concurrent sync never tears.
+  // Only the first read, which may have to create the clone, takes the lock.
+  const cloned = () => existsSync(join(paths.repoClone, '.git'));
+  const lockedRepo: CodeRepository = {
+    ...gitRepo,
+    sync: () => withDataLock(() => gitRepo.sync()),
+    recentChanges: (...args) => (cloned() ? gitRepo.recentChanges(...args) : withDataLock(() => gitRepo.recentChanges(...args))),
+  };
   // One cache per process over the shared clone, keyed by the commit it is at: the incidents of a
   // storm read the same files and git logs once, and a cache hit takes no lock and runs no git.
   const repo = createRevisionCachedRepository(lockedRepo, { revision: () => readHeadRevision(paths.repoClone) });
