@@ -9,5 +9,6 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 2,
     setupFiles: ['test/setup/close-network.ts'],
+    globalSetup: ['test/setup/build-dist.mjs'],
   },
 });

@@ -1,13 +1,21 @@
 /**
  * Template mining on Loghub-2k: grouping accuracy per system with one configuration, and
- * single-thread throughput over all 20,000 messages.
+ * single-thread throughput over all 20,000 messages. Then the `templates` command itself, as a
+ * process, over the ten systems ×16 (320,000 lines), beside a plain reference Drain in Python.
  */
-import { loadavg } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTemplateMiner } from '../src/domain/templates/template-miner.js';
 import { loadLoghub } from './loghub.js';
 import type { BenchReport } from './report.js';
+import { buildDist } from '../scripts/build.mjs';
+import { loadAverage, MEDIC_CLI, medianOf, ROOT, timeProcess } from './cli-process.js';
 
 const MIN_TIMED_MS = 2_000;
+const COPIES = 16;
+const PROCESS_RUNS = 5;
 
 interface Labelled {
   content: string;
@@ -68,6 +76,37 @@ function measureThroughput(all: string[][]): Throughput {
   return { perCpuSecond: Math.round((messages / cpuMs) * 1000), perWallSecond: Math.round((messages / wallMs) * 1000) };
 }
 
+function hasPython(): boolean {
+  try {
+    execFileSync('python3', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Wall seconds (median of 5) of `medic templates` and of the reference Drain over the same file. */
+async function measureCommand(all: string[][]): Promise<{ medic: number; drain?: number; medicRuns: number[]; drainRuns?: number[]; lines: number; load: string }> {
+  await buildDist();
+  const dir = await mkdtemp(join(tmpdir(), 'medic-bench-templates-'));
+  try {
+    // One message per line, as the command reads them: Loghub contents hold no newlines, but be sure.
+    const once = all.flat().map((m) => m.replace(/[\r\n]+/g, ' '));
+    const file = join(dir, 'lines.txt');
+    await writeFile(file, `${Array.from({ length: COPIES }, () => once.join('\n')).join('\n')}\n`);
+    const medic = await medianOf(PROCESS_RUNS, () => timeProcess(process.execPath, [MEDIC_CLI, 'templates', file], { discardStdout: true }));
+    const drain = hasPython() ? await medianOf(PROCESS_RUNS, () => timeProcess('python3', [join(ROOT, 'bench/reference/drain.py'), file], { discardStdout: true })) : undefined;
+    const seconds = (ms: number) => Math.round(ms) / 1000;
+    return {
+      medic: seconds(medic.median), medicRuns: medic.all.map(seconds),
+      ...(drain ? { drain: seconds(drain.median), drainRuns: drain.all.map(seconds) } : {}),
+      lines: once.length * COPIES, load: loadAverage(),
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 export default async function (): Promise<BenchReport> {
   const systems = await loadLoghub();
   const data: Labelled[][] = systems.map(({ rows }) => rows.map((r) => ({ content: r.content, event: r.eventId })));
@@ -79,14 +118,25 @@ export default async function (): Promise<BenchReport> {
     rows.push([systems[i]!.system, round(result.final), round(result.online), result.groups, new Set(messages.map((m) => m.event)).size]);
   });
   const throughput = measureThroughput(data.map((messages) => messages.map((m) => m.content)));
+  const command = await measureCommand(data.map((messages) => messages.map((m) => m.content)));
+  rows.push(
+    [`medic templates, ${command.lines} lines (s, median of ${PROCESS_RUNS})`, command.medic, command.medicRuns.join(' '), '', ''],
+    [`reference Drain, Python (s, median of ${PROCESS_RUNS})`, command.drain ?? 'python3 missing', command.drainRuns?.join(' ') ?? '', '', ''],
+    ['load average after', command.load, '', '', ''],
+  );
   return {
     headline: {
       ga_mean: round(scores.reduce((a, b) => a + b, 0) / scores.length),
       ga_min: round(Math.min(...scores)),
       messages_per_s: throughput.perCpuSecond,
+      cli_320k_seconds: command.medic,
+      ...(command.drain ? { reference_drain_320k_seconds: command.drain, cli_320k_speedup_vs_reference_drain: round(command.drain / command.medic) } : {}),
     },
     table: { columns: ['system', 'ga', 'ga_as_returned', 'groups', 'true_groups'], rows },
     detail: {
+      cli_320k_runs_s: command.medicRuns,
+      reference_drain_runs_s: command.drainRuns ?? null,
+      load_average_after_cli: command.load,
       messages_per_wall_s: throughput.perWallSecond,
       // The wall-clock rate depends on what else the host runs; this says how busy it was.
       load_average_1m: loadavg()[0],

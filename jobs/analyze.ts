@@ -7,13 +7,13 @@ import type { JobDefinition } from '../src/queue/job-definition.js';
 const AnalyzePayload = z.object({ incidentId: z.string().min(1) });
 
 /** Analyzes one incident; jobId is the incident id, so an incident is analyzed once per round. */
-export function createAnalyzeJob(deps: PipelineDeps): JobDefinition<z.infer<typeof AnalyzePayload>> {
+export function createAnalyzeJob(deps: PipelineDeps, options: { concurrency?: number } = {}): JobDefinition<z.infer<typeof AnalyzePayload>> {
   return {
     queue: 'analyze',
     schema: AnalyzePayload,
     attempts: 5,
     backoffMs: 1_000,
-    concurrency: 4,
+    concurrency: options.concurrency ?? 4,
     async perform({ incidentId }) {
       await inInvocationScope(incidentId, () => runAnalysis(incidentId, deps));
     },

@@ -5,10 +5,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { ErrorCode, MedicError } from '../domain/errors.js';
 import { shortHash } from '../domain/hash.js';
+import { installDir } from '../install-dir.js';
 
 export interface Prompt {
   step: string;
@@ -19,7 +19,7 @@ export interface Prompt {
 
 export type PromptSet = Record<'rca' | 'recommend' | 'fix', Prompt>;
 
-export const DEFAULT_PROMPTS_DIR = fileURLToPath(new URL('../../prompts/', import.meta.url));
+export const DEFAULT_PROMPTS_DIR = join(installDir(), 'prompts');
 
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/;
 const INCLUDE = /\{\{>\s*([a-z0-9-]+)\s*\}\}/g;

@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { createGitFixPublisher } from '../adapters/git/git-fix-publisher.js';
 import { createGitRepository } from '../adapters/git/git-repository.js';
+import { readHeadRevision } from '../adapters/git/head-revision.js';
+import { createRevisionCachedRepository } from '../adapters/git/revision-cache.js';
 import type { GitCredentials } from '../adapters/git/git-credentials.js';
 import { createGitHubClient, createGitHubTokenSource, DEFAULT_GITHUB_API_URL, type GitHubAuth } from '../adapters/github/github-client.js';
 import { createGitHubPullRequests } from '../adapters/github/github-pull-requests.js';
@@ -42,7 +45,23 @@ export function createCodeHost({ config, redis, logger, paths }: { config: Confi
   const git = { remoteUrl, branch: config.MEDIC_REPO_BRANCH, workDir: paths.repoClone, credentials };
   // Worker processes sharing this data directory share one clone; git work on it takes turns.
   const withDataLock = <T>(fn: () => Promise<T>) => withRedisLock(redis, `${config.MEDIC_REDIS_PREFIX}lock:data:${paths.data}`, fn);
-  const unlockedRepo = createGitRepository(git);
+  const gitRepo = createGitRepository(git);
+  // Reading history needs no turn once the clone exists, as listing and reading files never did:
+  // git log reads objects and an atomically updated ref, which a concurrent sync never tears.
+  // Only the first read, which may have to create the clone, takes the lock.
+  const cloned = () => existsSync(join(paths.repoClone, '.git'));
+  const lockedRepo: CodeRepository = {
+    ...gitRepo,
+    sync: () => withDataLock(() => gitRepo.sync()),
+    recentChanges: (...args) => (cloned() ? gitRepo.recentChanges(...args) : withDataLock(() => gitRepo.recentChanges(...args))),
+    blame: (...args) => (cloned() ? gitRepo.blame(...args) : withDataLock(() => gitRepo.blame(...args))),
+    blameFunction: (...args) => (cloned() ? gitRepo.blameFunction(...args) : withDataLock(() => gitRepo.blameFunction(...args))),
+    commitFileChange: (...args) => (cloned() ? gitRepo.commitFileChange(...args) : withDataLock(() => gitRepo.commitFileChange(...args))),
+  };
+  // One cache per process over the shared clone, keyed by the commit it is at: the incidents of a
+  // storm read the same files and git logs once, and a cache hit takes no lock and runs no git.
+  const repo = createRevisionCachedRepository(lockedRepo, { revision: () => readHeadRevision(paths.repoClone) });
+  const unlockedRepo: CodeRepository = { ...repo, sync: () => gitRepo.sync() };
   const gitPublisher = createGitFixPublisher({ ...git, worktreeRoot: paths.worktrees, logger, author: { name: config.MEDIC_GIT_AUTHOR_NAME, email: config.MEDIC_GIT_AUTHOR_EMAIL } });
   const [owner, name] = (config.GITHUB_REPOSITORY ?? '').split('/');
   const pullRequests = auth && owner && name
@@ -51,14 +70,7 @@ export function createCodeHost({ config, redis, logger, paths }: { config: Confi
   return {
     remoteUrl,
     unlockedRepo,
-    repo: {
-      ...unlockedRepo,
-      sync: () => withDataLock(() => unlockedRepo.sync()),
-      recentChanges: (...args) => withDataLock(() => unlockedRepo.recentChanges(...args)),
-      blame: (...args) => withDataLock(() => unlockedRepo.blame(...args)),
-      blameFunction: (...args) => withDataLock(() => unlockedRepo.blameFunction(...args)),
-      commitFileChange: (...args) => withDataLock(() => unlockedRepo.commitFileChange(...args)),
-    },
+    repo,
     publisher: { ...gitPublisher, publish: (input) => withDataLock(() => gitPublisher.publish(input)) },
     pullRequests,
     withDataLock,

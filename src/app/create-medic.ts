@@ -20,7 +20,7 @@ import type { Metrics } from '../observability/metrics.js';
 import type { PipelineDeps } from '../pipeline/pipeline-deps.js';
 import type { FixDeps } from '../pipeline/run-fix.js';
 import type { AuditLog } from '../ports/audit.js';
-import type { ServiceCheck } from '../ports/service-check.js';
+import type { Checkable, ServiceCheck } from '../ports/service-check.js';
 import { createQueues, type Queues } from '../queue/queues.js';
 import { startWorker } from '../queue/start-worker.js';
 import { recordFixApproval } from '../gateway/effect-gate/fix-approval.js';
@@ -60,6 +60,20 @@ export interface Medic {
 }
 
 const DEDUPE_RETENTION_MS = 7 * 86_400_000;
+const CHECK_TIMEOUT_MS = 10_000;
+
+/** One service check that always answers: a failure or no answer within the bound is a FAIL. */
+async function boundedCheck(checkable: Checkable, timeoutMs: number): Promise<ServiceCheck> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<ServiceCheck>((resolve) => {
+    timer = setTimeout(() => resolve({ name: 'service', adapter: '?', ok: false, detail: `no answer within ${timeoutMs / 1000} s` }), timeoutMs);
+  });
+  try {
+    return await Promise.race([checkable.check().catch((error: unknown) => ({ name: 'service', adapter: '?', ok: false, detail: String(error) })), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Wires the state, queues, pipeline and use-cases around a set of adapters. */
 export function createMedic(parts: MedicParts): Medic {
@@ -123,12 +137,14 @@ export function createMedic(parts: MedicParts): Medic {
   return {
     store, audit, queues, commands, pipeline, fix, poll, ...(actions ? { actions } : {}),
     async checks() {
-      const redisCheck: ServiceCheck = await redis.ping().then(
-        () => ({ name: 'redis', adapter: 'redis', ok: true, detail: 'answers PING' }),
-        (error: unknown) => ({ name: 'redis', adapter: 'redis', ok: false, detail: String(error) }),
-      );
-      const others = await Promise.all(adapters.checks.map((c) => c.check().catch((error: unknown) => ({ name: 'service', adapter: '?', ok: false, detail: String(error) }))));
-      return [redisCheck, ...others];
+      const redisCheck: Checkable = {
+        check: () => redis.ping().then(
+          () => ({ name: 'redis', adapter: 'redis', ok: true, detail: 'answers PING' }),
+          (error: unknown) => ({ name: 'redis', adapter: 'redis', ok: false, detail: String(error) }),
+        ),
+      };
+      // All at once, each bounded: `doctor` takes as long as its slowest check, never their sum.
+      return Promise.all([redisCheck, ...adapters.checks].map((c) => boundedCheck(c, CHECK_TIMEOUT_MS)));
     },
     async refreshGauges() {
       for (const [name, queue] of Object.entries({ poll: queues.poll, analyze: queues.analyze, fix: queues.fix, refresh: queues.refreshCard, sweep: queues.sweep, checks: queues.watchChecks })) {
@@ -141,7 +157,7 @@ export function createMedic(parts: MedicParts): Medic {
     async startWorkers(options = {}) {
       await adapters.prepare?.();
       const workerOptions = { connection: redis, redisPrefix: prefix, lockDurationMs: config.MEDIC_JOB_LOCK_MS, logger };
-      workers.push(startWorker(createAnalyzeJob(pipeline), workerOptions), startWorker(createApplyFixJob(fix), workerOptions));
+      workers.push(startWorker(createAnalyzeJob(pipeline, { concurrency: config.MEDIC_ANALYZE_CONCURRENCY }), workerOptions), startWorker(createApplyFixJob(fix), workerOptions));
       if (adapters.pullRequests.checks) {
         const watch = { store, chat: adapters.chat, pullRequests: adapters.pullRequests, logger, clock, intervalMs: config.MEDIC_CHECKS_INTERVAL_S * 1000, maxLooks: config.MEDIC_CHECKS_MAX_LOOKS, enqueue: (id: string, attempt: number, delayMs: number) => queues.enqueueChecksWatch(id, attempt, delayMs) };
         workers.push(startWorker(createWatchChecksJob(watch), workerOptions));

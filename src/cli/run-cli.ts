@@ -1,51 +1,61 @@
-/** The command-line tool's commands and dispatcher; `medic.ts` is its entry point. */
+/**
+ * The command-line tool's commands and dispatcher; `medic.ts` is its entry point. Each command is
+ * loaded on demand, and the runtime (Redis, queues, Slack, the LLM client) only by the commands
+ * that boot it, so `templates` and `locate` start with the miner or the code search alone.
+ */
 import type { CliCommand, CliIo } from './command.js';
-import { bootMedic } from './boot-medic.js';
-import { createDecideCommand } from './commands/decide.js';
-import { createDoctorCommand } from './commands/doctor.js';
-import { createIncidentsCommand } from './commands/incidents.js';
-import { createReplayCommand } from './commands/replay.js';
-import { createShowCommand } from './commands/show.js';
-import { createAuditLog } from '../adapters/redis/audit-log.js';
-import { createRetrieval } from '../app/create-retrieval.js';
-import { medicPaths } from '../app/paths.js';
-import { loadConfig, readEnv } from '../config/load-config.js';
-import { createAuditCommand } from './commands/audit.js';
-import { createDocsCommand } from './commands/docs.js';
-import { locateCommand } from './commands/locate.js';
-import { openState } from './open-state.js';
-import { templatesCommand } from './commands/templates.js';
+import type { BootMedic } from './boot-medic.js';
+import type { BootReader } from './boot-reader.js';
 
-export function createCommands(env: NodeJS.ProcessEnv = process.env): CliCommand[] {
-  return [
-    createDoctorCommand(bootMedic),
-    createIncidentsCommand(bootMedic),
-    createShowCommand(bootMedic),
-    createDecideCommand('approve', bootMedic),
-    createDecideCommand('reject', bootMedic),
-    createReplayCommand(bootMedic),
-    templatesCommand,
-    locateCommand,
-    createDocsCommand(async (io) => {
+const bootMedic: BootMedic = async (...args) => (await import('./boot-medic.js')).bootMedic(...args);
+const bootReader: BootReader = async (...args) => (await import('./boot-reader.js')).bootReader(...args);
+
+type LoadCommand = (env: NodeJS.ProcessEnv) => Promise<CliCommand>;
+
+const COMMANDS: Record<string, LoadCommand> = {
+  doctor: async () => (await import('./commands/doctor.js')).createDoctorCommand(bootMedic),
+  incidents: async () => (await import('./commands/incidents.js')).createIncidentsCommand(bootReader),
+  show: async () => (await import('./commands/show.js')).createShowCommand(bootReader),
+  approve: async () => (await import('./commands/decide.js')).createDecideCommand('approve', bootMedic),
+  reject: async () => (await import('./commands/decide.js')).createDecideCommand('reject', bootMedic),
+  replay: async () => (await import('./commands/replay.js')).createReplayCommand(bootMedic),
+  templates: async () => (await import('./commands/templates.js')).templatesCommand,
+  locate: async () => (await import('./commands/locate.js')).locateCommand,
+  docs: async () => {
+    const { createDocsCommand } = await import('./commands/docs.js');
+    return createDocsCommand(async (io) => {
+      const [{ loadConfig, readEnv }, { medicPaths }, { createRetrieval }] = await Promise.all([
+        import('../config/load-config.js'),
+        import('../app/paths.js'),
+        import('../app/create-retrieval.js'),
+      ]);
       const config = loadConfig(readEnv(io.env));
       const paths = medicPaths(config);
       return { ...(await createRetrieval(config, paths)), defaultDir: paths.docs, close: async () => undefined };
-    }),
-    createAuditCommand(async () => {
+    });
+  },
+  audit: async (env) => {
+    const { createAuditCommand } = await import('./commands/audit.js');
+    return createAuditCommand(async () => {
+      const [{ openState }, { createAuditLog }] = await Promise.all([import('./open-state.js'), import('../adapters/redis/audit-log.js')]);
       const state = await openState(env);
       return { audit: createAuditLog(state.redis, state.config.MEDIC_REDIS_PREFIX), close: () => state.close() };
-    }),
-  ];
+    });
+  },
+};
+
+/** Every command, for the overview `medic help` prints. */
+export async function createCommands(env: NodeJS.ProcessEnv = process.env): Promise<CliCommand[]> {
+  return Promise.all(Object.values(COMMANDS).map((load) => load(env)));
 }
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  const commands = createCommands(io.env);
   const [name, ...args] = argv;
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
-    io.stdout.write(`Usage: npm run medic -- <command>\n\n${commands.map((c) => `  ${c.usage}\n      ${c.summary}`).join('\n')}\n`);
-    return name === undefined || name === 'help' || name === '--help' ? 0 : 2;
+  const load = name === undefined || !Object.hasOwn(COMMANDS, name) ? undefined : COMMANDS[name];
+  if (!load) {
+    const commands = await createCommands(io.env);
+    io.stdout.write(`Usage: npm run medic -- <command> [--help]\n\n${commands.map((c) => `  ${c.usage}\n      ${c.summary}`).join('\n')}\n`);
+    return name === undefined || name === 'help' || name === '--help' || name === '-h' ? 0 : 2;
   }
-  return command.run(args, io);
+  return (await load(io.env)).run(args, io);
 }
-

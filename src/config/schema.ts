@@ -67,6 +67,8 @@ export const EnvSchema = z.object({
    * job cut off here resumes on the next worker, and `docker stop` should not wait on an LLM call.
    */
   MEDIC_SHUTDOWN_TIMEOUT_MS: intFrom(1_500, 100),
+  /** Analyses one worker process runs at once (a storm's incidents are analysed side by side). */
+  MEDIC_ANALYZE_CONCURRENCY: intFrom(4, 1, 64),
   /** Fault injection for crash-safety drills: SIGKILL the worker after these steps persist. */
   MEDIC_CRASH_AFTER: listFrom([]),
 

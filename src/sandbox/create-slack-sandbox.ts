@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serveEmoji } from './emoji-font.js';
@@ -10,6 +11,7 @@ import { SandboxState, type Fault } from './sandbox-state.js';
 import type { Redis } from 'ioredis';
 import { SANDBOX_USERS, type SandboxUser } from './sandbox-users.js';
 import { callWebApi } from './web-api.js';
+import { installDir } from '../install-dir.js';
 
 export interface SlackSandboxOptions {
   port: number;
@@ -88,7 +90,7 @@ export async function createSlackSandbox(options: SlackSandboxOptions): Promise<
     }
     if (req.method === 'GET' && (await serveEmoji(url.pathname, res))) return;
     const file = req.method === 'GET' ? PAGE_FILES[url.pathname] : undefined;
-    if (file) return sendFile(res, await readFile(new URL(`./page/${file[0]}`, import.meta.url), 'utf8'), file[1]);
+    if (file) return sendFile(res, await readFile(join(installDir(), 'src/sandbox/page', file[0]), 'utf8'), file[1]);
     sendJson(res, 404, { ok: false, error: 'not_found' });
   }
 

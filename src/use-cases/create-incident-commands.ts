@@ -23,6 +23,29 @@ export interface CommandDeps {
 const OPEN_STATES = ['new', 'analyzing', 'awaiting_approval', 'reported', 'approved', 'fixing', 'fix_failed'] as const;
 
 /**
+ * Status and list for the command-line operator, who reads everything (the CLI already runs with
+ * Medic's own access to Redis): what a reader of the state needs, without authority or queues.
+ */
+export interface IncidentReads {
+  status(incidentId: string): Promise<IncidentView | undefined>;
+  list(options?: { openOnly?: boolean; limit?: number }): Promise<IncidentView[]>;
+}
+
+export function createIncidentReads(store: IncidentStore): IncidentReads {
+  const view = async (incident: Incident): Promise<IncidentView> => ({ incident, stats: await store.stats(incident.id) });
+  return {
+    async status(incidentId) {
+      const incident = await store.get(incidentId);
+      return incident ? view(incident) : undefined;
+    },
+    async list(options = {}) {
+      const incidents = await store.list({ states: options.openOnly ? [...OPEN_STATES] : undefined, limit: options.limit ?? 50 });
+      return Promise.all(incidents.map(view));
+    },
+  };
+}
+
+/**
  * Approve, reject, re-run, status, list, feedback — the same use-cases for Slack and the CLI.
  * Authority is re-resolved from the caller's verified id on every call; a refusal is audited.
  */
@@ -30,6 +53,7 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
   const now = () => deps.clock().toISOString();
   const actorOf = (caller: Caller): Actor => ({ kind: caller.via === 'cli' ? 'operator' : 'user', id: caller.userId, name: caller.name });
   const view = async (incident: Incident): Promise<IncidentView> => ({ incident, stats: await deps.store.stats(incident.id) });
+  const reads = createIncidentReads(deps.store);
 
   async function deny(action: string, caller: Caller, incidentId: string, code: string, message: string): Promise<CommandResult> {
     const event: AuditEvent = { at: now(), action, outcome: 'denied', actor: actorOf(caller), incidentId, reason: message };
@@ -119,18 +143,17 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
       return { ok: true, view: await view(restarted), message: `Re-running the analysis and the fix proposal for ${incidentId}${given}; the previous proposal is shown to the analyst so it is not repeated blindly.` };
     },
     async status(incidentId, viewer) {
-      const incident = await deps.store.get(incidentId);
-      if (!incident) return undefined;
-      if (!(await readScope(viewer))(incident)) {
-        await deny('incident.read', viewer.caller, incident.id, 'ERR_UNAUTHORIZED', `read outside the incident's channel (${viewer.channel ?? 'no channel'}) by someone not in MEDIC_READERS`);
+      const found = await reads.status(incidentId);
+      if (!found) return undefined;
+      if (!(await readScope(viewer))(found.incident)) {
+        await deny('incident.read', viewer.caller, incidentId, 'ERR_UNAUTHORIZED', `read outside the incident's channel (${viewer.channel ?? 'no channel'}) by someone not in MEDIC_READERS`);
         return undefined;
       }
-      return view(incident);
+      return found;
     },
     async list(viewer, options = {}) {
-      const incidents = await deps.store.list({ states: options.openOnly ? [...OPEN_STATES] : undefined, limit: options.limit ?? 50 });
       const readable = await readScope(viewer);
-      return Promise.all(incidents.filter(readable).map(view));
+      return (await reads.list(options)).filter((found) => readable(found.incident));
     },
     async feedback({ incidentId, caller, target, vote }) {
       const refused = await authorize('incident.feedback', caller, incidentId);

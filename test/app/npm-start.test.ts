@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,20 @@ import { ROOT, createWorld, type World } from '../support/medic-world.js';
 import { exited } from '../support/crash-drill.js';
 
 let world: World | undefined;
+
+function childPids(pid: number): number[] {
+  const out = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' });
+  return out.split('\n').map((l) => Number(l.trim())).filter((n) => n > 0);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 afterEach(async () => {
   await world?.close();
   world = undefined;
@@ -15,10 +29,10 @@ describe('npm start', () => {
   it('runs on the embedded defaults: detects the sample errors, prints their cards, serves the ops endpoints, and stops cleanly', async () => {
     world = await createWorld({ llm: 'offline' });
     const env = { ...process.env, ...world.env, MEDIC_LOG_DIR: join(ROOT, 'data/logs'), MEDIC_CHAT: 'auto', MEDIC_SANDBOX_PORT: '0', PORT: '0', LOG_LEVEL: 'info' };
-    // What `npm start` runs, started directly so the signal reaches Medic and not npm.
+    // `npm start` itself, so the test covers what an operator runs: npm, then the compiled entry point.
     const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(pkg.scripts.start).toBe('node --import tsx src/main.ts');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(pkg.scripts.start).toBe('exec node dist/main.js');
+    const child = spawn('npm', ['start', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -40,8 +54,12 @@ describe('npm start', () => {
     expect(out).toContain('card updated: Analysed — no fix proposed');
     // Secrets planted in the sample logs never reach the output.
     expect(out).not.toMatch(/AKIA[0-9A-Z]{16}|xoxb-\d|ghp_[A-Za-z0-9]{20}/);
+    // SIGTERM to npm reaches Medic (the script execs node, no shell left between them) and the whole tree exits.
+    const medicPid = childPids(child.pid!);
+    expect(medicPid).toHaveLength(1);
     child.kill('SIGTERM');
     expect(await exited(child)).toBe('0');
     expect(out).toContain('"msg":"shutting down"');
+    expect(isAlive(medicPid[0]!)).toBe(false);
   }, 120_000);
 });

@@ -42,6 +42,8 @@ export interface LoopbackSplunk {
   /** `Authorization` schemes seen, in order (values are never kept). */
   schemes: string[];
   jobs: Map<string, SplunkEventRow[]>;
+  /** Result rows of export streams written to sockets so far (the stream waits while the reader lags). */
+  exported: { rows: number };
   fault(fault: SplunkFault): void;
   expireSessions(): void;
   close(): Promise<void>;
@@ -112,7 +114,19 @@ export async function startLoopbackSplunk(options: LoopbackSplunkOptions = {}): 
     }
   }
 
-  function streamExport(res: ServerResponse, result: SplunkEventRow[], withPreview: boolean, fault: SplunkFault | undefined): void {
+  const exported = { rows: 0 };
+
+  // Like splunkd, the stream goes no faster than the reader: each write waits for the socket to drain.
+  async function write(res: ServerResponse, text: string): Promise<void> {
+    if (res.write(text) || res.destroyed) return;
+    await new Promise<void>((resolve) => {
+      const done = () => { res.off('drain', done); res.off('close', done); resolve(); };
+      res.on('drain', done);
+      res.on('close', done);
+    });
+  }
+
+  async function streamExport(res: ServerResponse, result: SplunkEventRow[], withPreview: boolean, fault: SplunkFault | undefined): Promise<void> {
     res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
     if (withPreview && result.length > 0) {
       // Non-streaming commands make Splunk send preview sets first; offsets restart in each set.
@@ -124,9 +138,17 @@ export async function startLoopbackSplunk(options: LoopbackSplunkOptions = {}): 
     for (let i = 0; i < result.length; i++) {
       if (fault && fault.kind !== 'status' && i === fault.afterRows) break;
       batch.push(JSON.stringify({ preview: false, offset: i, ...(i === result.length - 1 ? { lastrow: true } : {}), result: result[i] }));
-      if (batch.length === 200) { res.write(`${batch.join('\n')}\n`); batch = []; }
+      if (batch.length === 200) {
+        await write(res, `${batch.join('\n')}\n`);
+        exported.rows += batch.length;
+        batch = [];
+        if (res.destroyed) return;
+      }
     }
-    if (batch.length > 0) res.write(`${batch.join('\n')}\n`);
+    if (batch.length > 0) {
+      await write(res, `${batch.join('\n')}\n`);
+      exported.rows += batch.length;
+    }
     if (!fault || fault.kind === 'status') { res.end(); return; }
     if (fault.kind === 'fatal-in-stream') res.end(`${JSON.stringify({ preview: false, messages: [{ type: 'FATAL', text: 'Search auto-canceled' }] })}\n`);
     else if (fault.kind === 'reset') res.socket?.destroy();
@@ -163,7 +185,7 @@ export async function startLoopbackSplunk(options: LoopbackSplunkOptions = {}): 
       const fault = faults.shift();
       if (fault?.kind === 'status') { searches.push({ endpoint: 'export', search: form.search ?? '', form }); send(res, fault.status, fault.body); return; }
       const result = evaluate('export', form, res);
-      if (result) streamExport(res, result, /\|\s*sort\b/.test(form.search ?? ''), fault);
+      if (result) await streamExport(res, result, /\|\s*sort\b/.test(form.search ?? ''), fault);
       return;
     }
     const job = /^\/services\/search\/(?:v2\/)?jobs(?:\/([^/]+))?(\/results)?$/.exec(path);
@@ -212,7 +234,7 @@ export async function startLoopbackSplunk(options: LoopbackSplunkOptions = {}): 
 
   return {
     url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
-    rows, searches, schemes, jobs,
+    rows, searches, schemes, jobs, exported,
     fault: (fault) => faults.push(fault),
     expireSessions: () => sessions.clear(),
     close: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),

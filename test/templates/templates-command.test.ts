@@ -63,6 +63,12 @@ describe('templates command', () => {
     expect(stderr()).toContain(templatesCommand.usage);
   });
 
+  it('reads standard input when the file is -', async () => {
+    const io = buildCliIo({ stdin: 'Disk sda1 at 91%\nDisk sdb2 at 97%\n' });
+    expect(await templatesCommand.run(['-'], io)).toBe(0);
+    expect(io.out().trimEnd().split('\n').map((l) => (JSON.parse(l) as { template: string }).template)).toEqual(['Disk <*> at <*>', 'Disk <*> at <*>']);
+  });
+
   it('prints nothing for an empty file', async () => {
     const file = join(dir, 'empty.log');
     await writeFile(file, '');

@@ -22,9 +22,9 @@ const JOBS = '/services/search/jobs';
 /**
  * The fallback for servers without the v2 export: create a job, wait for it, page its results with
  * count/offset (count=0 would mean "all", so pages are explicit), and always delete the job so it
- * never holds a slot of the concurrent-search quota.
+ * never holds a slot of the concurrent-search quota. Each page is handed to `onRows` as it arrives.
  */
-export async function runSearchJob(calls: JobCalls, search: JobSearch, sleep: (ms: number) => Promise<void>): Promise<SplunkRow[]> {
+export async function runSearchJob(calls: JobCalls, search: JobSearch, sleep: (ms: number) => Promise<void>, onRows: (rows: SplunkRow[]) => void | Promise<void>): Promise<void> {
   const created = (await calls.json('POST', JOBS, undefined, { ...search.form, output_mode: 'json', exec_mode: 'normal' })) as { sid?: unknown };
   if (typeof created.sid !== 'string' || !/^[\w.:-]+$/.test(created.sid)) {
     throw new MedicError(ErrorCode.UpstreamRejected, 'Splunk created a search job without a usable sid; check SPLUNK_URL points at splunkd.');
@@ -45,12 +45,11 @@ export async function runSearchJob(calls: JobCalls, search: JobSearch, sleep: (m
       }
       await sleep(wait);
     }
-    const rows: SplunkRow[] = [];
     for (let offset = 0; ; offset += search.pageSize) {
       const page = (await calls.json('GET', `${job}/results`, { output_mode: 'json', count: String(search.pageSize), offset: String(offset) })) as { results?: unknown };
       const results = Array.isArray(page.results) ? (page.results as SplunkRow[]) : [];
-      rows.push(...results);
-      if (results.length < search.pageSize) return rows;
+      if (results.length > 0) await onRows(results);
+      if (results.length < search.pageSize) return;
     }
   } finally {
     await calls.json('DELETE', job, { output_mode: 'json' }).catch(() => undefined);

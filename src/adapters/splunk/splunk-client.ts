@@ -19,6 +19,13 @@ export interface SplunkClient {
   readonly where: string;
   /** Runs a search to completion; a failure anywhere fails the whole search (never a partial result). */
   search(request: SearchRequest): Promise<SplunkRow[]>;
+  /**
+   * Runs a search and hands its rows over as they stream in, reading no further while `onRows`
+   * is busy. Resolves once the result proved complete; a failure after some rows were handed over
+   * rejects, and a retried attempt hands rows over again from the start: the consumer must treat
+   * rows idempotently (by identity) and act on completeness only once this resolves.
+   */
+  searchStream(request: SearchRequest, onRows: (rows: SplunkRow[]) => void | Promise<void>): Promise<void>;
   serverInfo(): Promise<{ version: string; serverName?: string }>;
   close(): void;
 }
@@ -70,38 +77,47 @@ export function createSplunkClient(options: SplunkClientOptions): SplunkClient {
     return form;
   }
 
-  async function exportSearch(request: SearchRequest): Promise<SplunkRow[]> {
+  async function exportSearch(request: SearchRequest, onRows: (rows: SplunkRow[]) => void | Promise<void>): Promise<void> {
     const res = await send({ method: 'POST', path: '/services/search/v2/jobs/export', form: searchForm(request) });
-    const rows: SplunkRow[] = [];
     try {
-      await readExportStream(res, (row) => rows.push(row));
+      await readExportStream(res, onRows);
     } catch (error) {
       res.destroy();
       throw toTransportError(error, where);
     }
-    return rows;
   }
 
-  function jobSearch(request: SearchRequest): Promise<SplunkRow[]> {
+  function jobSearch(request: SearchRequest, onRows: (rows: SplunkRow[]) => void | Promise<void>): Promise<void> {
     const search = { form: searchForm(request), pageSize: options.pageSize ?? 10_000, deadlineMs: options.readTimeoutMs ?? 60_000 };
-    return runSearchJob({ json }, search, (ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    return runSearchJob({ json }, search, (ms) => new Promise((resolve) => setTimeout(resolve, ms)), onRows);
+  }
+
+  /** One attempt: the v2 export, or the job endpoints on servers without it. */
+  async function attemptSearch(request: SearchRequest, onRows: (rows: SplunkRow[]) => void | Promise<void>): Promise<void> {
+    if (api === 'jobs') return jobSearch(request, onRows);
+    try {
+      return await exportSearch(request, onRows);
+    } catch (error) {
+      // Servers older than 9.0.1 have no v2 export; their v1 job endpoints still work.
+      if (api === 'auto' && error instanceof MedicError && error.code === ErrorCode.NotFound) {
+        api = 'jobs';
+        return jobSearch(request, onRows);
+      }
+      throw error;
+    }
   }
 
   return {
     where,
+    searchStream: (request, onRows) => withRetry(policy, () => attemptSearch(request, onRows)),
     search(request) {
       return withRetry(policy, async () => {
-        if (api === 'jobs') return jobSearch(request);
-        try {
-          return await exportSearch(request);
-        } catch (error) {
-          // Servers older than 9.0.1 have no v2 export; their v1 job endpoints still work.
-          if (api === 'auto' && error instanceof MedicError && error.code === ErrorCode.NotFound) {
-            api = 'jobs';
-            return jobSearch(request);
-          }
-          throw error;
-        }
+        // Collected per attempt: a retry starts the result over.
+        const rows: SplunkRow[] = [];
+        await attemptSearch(request, (batch) => {
+          for (const row of batch) rows.push(row);
+        });
+        return rows;
       });
     },
     async serverInfo() {

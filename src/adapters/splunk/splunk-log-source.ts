@@ -35,18 +35,18 @@ export function createSplunkLogSource(options: SplunkLogSourceOptions, client: S
   const maxAgeS = options.maxEventAgeS ?? 86_400;
   const maxEvents = options.maxEventsPerPoll ?? 10_000;
 
-  return {
-    name: 'splunk',
-    async poll(checkpointText): Promise<PollResult> {
-      const checkpoint = decodeCheckpoint(checkpointText);
-      // Rows already handed over come back in the overlap; the cap counts only new ones.
-      const bounds = { overlapS, lookbackS, maxAgeS, maxEvents: maxEvents + checkpoint.seen.length };
-      const rows = await client.search(buildPollSearch(pollBase, checkpoint, bounds));
-      const before = new Set(checkpoint.seen);
-      const handed = new Set<string>();
-      const tracked: { id: string; indexTime: number | undefined }[] = [];
+  async function pollStream(checkpointText: string | undefined, onEvents: (events: ErrorEvent[]) => Promise<void>): Promise<{ checkpoint: string; events: number }> {
+    const checkpoint = decodeCheckpoint(checkpointText);
+    // Rows already handed over come back in the overlap; the cap counts only new ones.
+    const bounds = { overlapS, lookbackS, maxAgeS, maxEvents: maxEvents + checkpoint.seen.length };
+    const before = new Set(checkpoint.seen);
+    // Across the client's retries too, so a retried stream never hands an event over twice.
+    const handed = new Set<string>();
+    const tracked: { id: string; indexTime: number | undefined }[] = [];
+    let indexTime = checkpoint.indexTime;
+    let count = 0;
+    await client.searchStream(buildPollSearch(pollBase, checkpoint, bounds), async (rows) => {
       const events: ErrorEvent[] = [];
-      let indexTime = checkpoint.indexTime;
       for (const row of rows) {
         const result = normalizeRow(row, normalize);
         const rowIndexTime = parseIndexTime(row._indextime);
@@ -60,8 +60,23 @@ export function createSplunkLogSource(options: SplunkLogSourceOptions, client: S
         if (result.ok) events.push(result.value);
         else options.onInvalid?.(result.id, result.reason);
       }
-      const { seen, floor } = seenWithin(tracked, indexTime, overlapS);
-      return { events, checkpoint: encodeCheckpoint({ v: 1, ...(indexTime === undefined ? {} : { indexTime }), seen, ...(floor === undefined ? {} : { floor }) }) };
+      if (events.length === 0) return;
+      count += events.length;
+      await onEvents(events);
+    });
+    const { seen, floor } = seenWithin(tracked, indexTime, overlapS);
+    return { events: count, checkpoint: encodeCheckpoint({ v: 1, ...(indexTime === undefined ? {} : { indexTime }), seen, ...(floor === undefined ? {} : { floor }) }) };
+  }
+
+  return {
+    name: 'splunk',
+    pollStream,
+    async poll(checkpointText): Promise<PollResult> {
+      const events: ErrorEvent[] = [];
+      const { checkpoint } = await pollStream(checkpointText, async (batch) => {
+        for (const event of batch) events.push(event);
+      });
+      return { events, checkpoint };
     },
 
     async window(query: WindowQuery): Promise<RawLogLine[]> {

@@ -1,6 +1,7 @@
 import type { AuditEvent } from '../../domain/audit.js';
 import type { AuditLog } from '../../ports/audit.js';
 import type { CliCommand, CliIo } from '../command.js';
+import { readArgs, tryParse, type ParsedArgs } from '../read-args.js';
 
 export interface AuditCommandDeps {
   audit: AuditLog;
@@ -17,30 +18,38 @@ interface AuditQuery {
 
 const USAGE = 'audit [--incident ID] [--tool NAME] [--decision allowed|denied|failed] [--limit N] [--json]';
 
-/** Pure: flags to a query, or a message saying what is wrong. */
-export function parseAuditArgs(args: string[]): AuditQuery | string {
-  const query: AuditQuery = { limit: 100, json: false };
-  for (let i = 0; i < args.length; i += 1) {
-    const flag = args[i];
-    const value = args[i + 1];
-    if (flag === '--json') {
-      query.json = true;
-      continue;
-    }
-    if (value === undefined || value.startsWith('--')) return `${flag ?? ''} needs a value`;
-    i += 1;
-    if (flag === '--incident') query.incidentId = value;
-    else if (flag === '--tool') query.tool = value;
-    else if (flag === '--decision') {
-      if (value !== 'allowed' && value !== 'denied' && value !== 'failed') return '--decision is one of allowed, denied, failed';
-      query.decision = value;
-    } else if (flag === '--limit') {
-      const limit = Number(value);
-      if (!Number.isInteger(limit) || limit < 1) return '--limit is a positive integer';
-      query.limit = limit;
-    } else return `unknown option ${flag ?? ''}`;
+const OPTIONS = {
+  incident: { type: 'string' },
+  tool: { type: 'string' },
+  decision: { type: 'string' },
+  limit: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+/** Pure: parsed flags to a query, or a message saying what is wrong. */
+function toQuery(values: ParsedArgs<typeof OPTIONS>['values']): AuditQuery | string {
+  const query: AuditQuery = { limit: 100, json: values.json === true };
+  if (values.incident !== undefined) query.incidentId = values.incident;
+  if (values.tool !== undefined) query.tool = values.tool;
+  const decision = values.decision;
+  if (decision !== undefined) {
+    if (decision !== 'allowed' && decision !== 'denied' && decision !== 'failed') return '--decision is one of allowed, denied, failed';
+    query.decision = decision;
+  }
+  if (values.limit !== undefined) {
+    const limit = Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1) return '--limit is a positive integer';
+    query.limit = limit;
   }
   return query;
+}
+
+/** Pure: flags to a query, or a message saying what is wrong. */
+export function parseAuditArgs(args: string[]): AuditQuery | string {
+  const parsed = tryParse(args, OPTIONS);
+  if (typeof parsed === 'string') return parsed;
+  if (parsed.positionals.length > 0) return `unexpected argument ${parsed.positionals[0] ?? ''}`;
+  return toQuery(parsed.values);
 }
 
 function toolOf(event: AuditEvent): string {
@@ -66,7 +75,9 @@ export function createAuditCommand(buildDeps: () => Promise<AuditCommandDeps>): 
     usage: USAGE,
     summary: 'List audit records (tool calls, decisions, who, incident, trace), oldest first',
     async run(args: string[], io: CliIo): Promise<number> {
-      const query = parseAuditArgs(args);
+      const parsed = readArgs(args, io, this, OPTIONS);
+      if (typeof parsed === 'number') return parsed;
+      const query = parsed.positionals.length > 0 ? `unexpected argument ${parsed.positionals[0] ?? ''}` : toQuery(parsed.values);
       if (typeof query === 'string') {
         io.stderr.write(`${query}\nusage: npm run medic -- ${USAGE}\n`);
         return 2;

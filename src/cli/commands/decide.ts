@@ -1,5 +1,6 @@
 import type { CliCommand } from '../command.js';
 import type { BootMedic } from '../boot-medic.js';
+import { readArgs } from '../read-args.js';
 
 /** Shorter than this, a prefix could match a proposal the operator never saw. */
 export const MIN_HASH_PREFIX = 12;
@@ -25,7 +26,9 @@ export function createDecideCommand(verdict: 'approve' | 'reject', boot: BootMed
     usage: verdict === 'approve' ? 'approve <incident> <proposal-hash>' : 'reject <incident> [reason…]',
     summary: verdict === 'approve' ? 'approve the proposal `show` displayed (by its hash) as the configured operator' : 'reject the proposed fix with a reason',
     async run(args, io) {
-      const [id, ...rest] = args;
+      const parsed = readArgs(args, io, this, {});
+      if (typeof parsed === 'number') return parsed;
+      const [id, ...rest] = parsed.positionals;
       const shownHash = verdict === 'approve' ? rest[0] : undefined;
       if (!id || (verdict === 'approve' && !shownHash)) {
         io.stderr.write(`Usage: npm run medic -- ${this.usage}${verdict === 'approve' ? '\n(the proposal hash is the one `npm run medic -- show <incident>` prints)' : ''}\n`);

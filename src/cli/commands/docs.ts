@@ -4,6 +4,7 @@ import { findSimilarDocs } from '../../retrieval/find-similar-docs.js';
 import type { RetrievalDeps } from '../../retrieval/indexed-doc.js';
 import { ingestDocs } from '../../retrieval/ingest-docs.js';
 import type { CliCommand, CliIo } from '../command.js';
+import { readArgs } from '../read-args.js';
 
 /** The configured embedder and store, plus how to release them; built by the composition root. */
 export interface DocsDeps extends RetrievalDeps {
@@ -49,7 +50,9 @@ export function createDocsCommand(buildDeps: (io: CliIo) => Promise<DocsDeps>): 
     usage: USAGE,
     summary: 'index the error-family documents under DIR, or search them',
     async run(args, io) {
-      const [action, ...rest] = args;
+      const parsed = readArgs(args, io, this, {});
+      if (typeof parsed === 'number') return parsed;
+      const [action, ...rest] = parsed.positionals;
       if ((action !== 'ingest' && action !== 'search') || (action === 'ingest' && rest.length > 1)) {
         io.stderr.write(`Usage: medic ${USAGE}\n`);
         return 2;

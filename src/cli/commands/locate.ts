@@ -7,6 +7,7 @@
  */
 import { stat } from 'node:fs/promises';
 import type { CliCommand } from '../command.js';
+import { readArgs } from '../read-args.js';
 import { createDirectoryRepository } from '../../code-search/directory-repository.js';
 import { createWorkTreeHistory } from '../../adapters/git/work-tree-history.js';
 import { rankFiles } from '../../code-search/search-code.js';
@@ -31,10 +32,11 @@ export const locateCommand: CliCommand = {
   usage: 'locate REPO_DIR [--limit N] < trace.txt',
   summary: 'rank the files of REPO_DIR an error message or stack trace (stdin) most likely comes from',
   async run(args, io) {
-    const limitAt = args.indexOf('--limit');
-    const limit = limitAt >= 0 ? Number(args[limitAt + 1]) : 10;
-    const dir = args.find((a, i) => !a.startsWith('--') && (limitAt < 0 || i !== limitAt + 1));
-    if (!dir || !Number.isInteger(limit) || limit < 1) {
+    const parsed = readArgs(args, io, locateCommand, { limit: { type: 'string' } });
+    if (typeof parsed === 'number') return parsed;
+    const limit = parsed.values.limit !== undefined ? Number(parsed.values.limit) : 10;
+    const [dir, ...extra] = parsed.positionals;
+    if (!dir || extra.length > 0 || !Number.isInteger(limit) || limit < 1) {
       io.stderr.write(`usage: medic ${locateCommand.usage}\n`);
       return 2;
     }

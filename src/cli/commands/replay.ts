@@ -3,6 +3,7 @@ import { ErrorEvent } from '../../domain/event.js';
 import { ingestEvents } from '../../use-cases/ingest-events.js';
 import type { CliCommand } from '../command.js';
 import type { BootMedic } from '../boot-medic.js';
+import { readArgs } from '../read-args.js';
 
 /** `replay <file>`: injects error events (a JSON array or JSON lines of ErrorEvent) as if polled. */
 export function createReplayCommand(boot: BootMedic): CliCommand {
@@ -11,8 +12,10 @@ export function createReplayCommand(boot: BootMedic): CliCommand {
     usage: 'replay <events.json|events.jsonl>',
     summary: 'inject error events as if the log source had reported them',
     async run(args, io) {
-      const file = args[0];
-      if (!file) {
+      const parsed = readArgs(args, io, this, {});
+      if (typeof parsed === 'number') return parsed;
+      const [file, ...extra] = parsed.positionals;
+      if (!file || extra.length > 0) {
         io.stderr.write('Usage: npm run medic -- replay <file>\n');
         return 2;
       }

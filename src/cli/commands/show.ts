@@ -1,26 +1,29 @@
 import type { CliCommand } from '../command.js';
-import type { BootMedic } from '../boot-medic.js';
+import type { BootReader } from '../boot-reader.js';
+import { readArgs } from '../read-args.js';
 
 /** `show <id> [--json]`: state, evidence, RCA, proposal (full diff) and the audit trail. */
-export function createShowCommand(boot: BootMedic): CliCommand {
+export function createShowCommand(boot: BootReader): CliCommand {
   return {
     name: 'show',
     usage: 'show <incident> [--json]',
     summary: 'show one incident: evidence, RCA, proposal, audit trail',
     async run(args, io) {
-      const id = args.find((a) => !a.startsWith('--'));
-      if (!id) {
+      const parsed = readArgs(args, io, this, { json: { type: 'boolean' } });
+      if (typeof parsed === 'number') return parsed;
+      const [id, ...extra] = parsed.positionals;
+      if (!id || extra.length > 0) {
         io.stderr.write('Usage: npm run medic -- show <incident>\n');
         return 2;
       }
-      return boot(io, async ({ medic, config }) => {
-        const view = await medic.commands.status(id, { caller: { userId: config.MEDIC_OPERATOR_ID, via: 'cli' } });
+      return boot(io, async ({ commands, audit }) => {
+        const view = await commands.status(id);
         if (!view) {
           io.stderr.write(`No incident ${id}. List them with \`npm run medic -- incidents\`.\n`);
           return 1;
         }
-        const trail = await medic.audit.list({ incidentId: id });
-        if (args.includes('--json')) {
+        const trail = await audit.list({ incidentId: id });
+        if (parsed.values.json === true) {
           io.stdout.write(JSON.stringify({ ...view, audit: trail }, null, 2) + '\n');
           return 0;
         }

@@ -1,16 +1,18 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import { createTemplateMiner } from '../../domain/templates/template-miner.js';
 import type { CliCommand } from '../command.js';
+import { readArgs } from '../read-args.js';
+import { readLineBatches } from '../read-lines.js';
 
-const FLUSH_LINES = 1_000;
-const USAGE = 'templates FILE';
+const READ_BYTES = 1 << 20;
+const WRITE_CHARS = 1 << 20;
+const USAGE = 'templates FILE|-';
 
 /**
- * `templates FILE`: one message per line in, one `{"group","template"}` per line out, in order.
+ * `templates FILE` (`-` for standard input): one message per line in, one `{"group","template"}` per line out, in order.
  * Two passes over the ids held in memory, so every line shows its group's final template and the
  * id its group ended with (groups found to be one event late are merged).
  */
@@ -19,12 +21,14 @@ export const templatesCommand: CliCommand = {
   usage: USAGE,
   summary: 'Group the messages of FILE (one per line) into templates; prints one JSON line per input line',
   async run(args, io) {
-    const [file, ...extra] = args;
+    const parsed = readArgs(args, io, templatesCommand, {});
+    if (typeof parsed === 'number') return parsed;
+    const [file, ...extra] = parsed.positionals;
     if (file === undefined || extra.length > 0) {
       io.stderr.write(`Usage: medic ${USAGE}\n`);
       return 2;
     }
-    const problem = await checkReadable(file);
+    const problem = file === '-' ? undefined : await checkReadable(file);
     if (problem) {
       io.stderr.write(`templates: ${problem}\n`);
       return 2;
@@ -34,30 +38,40 @@ export const templatesCommand: CliCommand = {
     const ids: string[] = [];
     // Templates as last seen, for groups the miner has since evicted to stay within its memory cap.
     const lastTemplate = new Map<string, string>();
-    const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+    const input = file === '-' ? io.stdin : createReadStream(file, { highWaterMark: READ_BYTES });
     try {
-      for await (const line of lines) {
-        const mined = miner.add(line);
-        ids.push(mined.groupId);
-        lastTemplate.set(mined.groupId, mined.template);
+      for await (const lines of readLineBatches(input)) {
+        for (const line of lines) {
+          const mined = miner.add(line);
+          ids.push(mined.groupId);
+          lastTemplate.set(mined.groupId, mined.template);
+        }
       }
     } catch (error) {
       io.stderr.write(`templates: could not read ${file}: ${(error as Error).message}\n`);
       return 1;
     }
 
-    let chunk = '';
-    for (let i = 0; i < ids.length; i += 1) {
-      const id = ids[i] as string;
-      const current = miner.lookup(id);
-      const out = current ?? { groupId: id, template: lastTemplate.get(id) ?? '' };
-      chunk += `${JSON.stringify({ group: out.groupId, template: out.template })}\n`;
-      if ((i + 1) % FLUSH_LINES === 0) {
-        await write(io.stdout, chunk);
-        chunk = '';
+    // Every line of a group prints the same JSON: serialise it once per group, not once per line.
+    const printed = new Map<string, string>();
+    let chunk: string[] = [];
+    let size = 0;
+    for (const id of ids) {
+      let json = printed.get(id);
+      if (json === undefined) {
+        const out = miner.lookup(id) ?? { groupId: id, template: lastTemplate.get(id) ?? '' };
+        json = `${JSON.stringify({ group: out.groupId, template: out.template })}\n`;
+        printed.set(id, json);
+      }
+      chunk.push(json);
+      size += json.length;
+      if (size >= WRITE_CHARS) {
+        await write(io.stdout, chunk.join(''));
+        chunk = [];
+        size = 0;
       }
     }
-    if (chunk !== '') await write(io.stdout, chunk);
+    if (chunk.length > 0) await write(io.stdout, chunk.join(''));
     return 0;
   },
 };

@@ -92,11 +92,4 @@ export function clickedMessage(body: { container?: unknown; channel?: { id?: str
   return { ...(channel ? { channel } : {}), ...(ts ? { ts } : {}) };
 }
 
-/**
- * Yields to the event loop after an ack, so acks for requests that arrived in the same burst are
- * written before this one's use-case and Web API call run: under a click storm the 3-second ack
- * deadline is what Slack enforces, the follow-up message is not.
- */
-export function afterAck(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
+export { afterAck } from '../post-ack-gate.js';

@@ -1,0 +1,33 @@
+import { createAuditLog } from '../adapters/redis/audit-log.js';
+import { createIncidentStore } from '../adapters/redis/incident-store.js';
+import { isMedicError } from '../domain/errors.js';
+import type { AuditLog } from '../ports/audit.js';
+import { createIncidentReads, type IncidentReads } from '../use-cases/create-incident-commands.js';
+import type { CliIo } from './command.js';
+import { openState } from './open-state.js';
+
+export interface StateReader {
+  commands: IncidentReads;
+  audit: AuditLog;
+}
+
+/**
+ * Runs `fn` against the incident records and the audit trail alone — config and one Redis
+ * connection, no queues, adapters or model clients — for the commands that only read, so they
+ * answer as fast as Redis does. Always closes the connection.
+ */
+export type BootReader = (io: CliIo, fn: (reader: StateReader) => Promise<number>) => Promise<number>;
+
+export const bootReader: BootReader = async (io, fn) => {
+  let state: Awaited<ReturnType<typeof openState>> | undefined;
+  try {
+    state = await openState(io.env);
+    const prefix = state.config.MEDIC_REDIS_PREFIX;
+    return await fn({ commands: createIncidentReads(createIncidentStore(state.redis, prefix)), audit: createAuditLog(state.redis, prefix) });
+  } catch (error) {
+    io.stderr.write(`${isMedicError(error) ? `${error.code}: ` : ''}${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    await state?.close();
+  }
+};

@@ -1,0 +1,76 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createGitRepository } from '../../src/adapters/git/git-repository.js';
+import { readHeadRevision } from '../../src/adapters/git/head-revision.js';
+import { createRevisionCachedRepository } from '../../src/adapters/git/revision-cache.js';
+import type { CodeRepository } from '../../src/ports/code.js';
+import { SAMPLE_FILES, buildRemote, gitIn, type TestRemote } from './build-remote.js';
+
+/** The real clone, counting what reaches git or the disk. */
+function counted(repo: CodeRepository) {
+  const calls = { listFiles: 0, readFile: 0, recentChanges: 0 };
+  const wrapped: CodeRepository = {
+    ...repo,
+    listFiles: () => (calls.listFiles++, repo.listFiles()),
+    readFile: (path) => (calls.readFile++, repo.readFile(path)),
+    recentChanges: (...args) => (calls.recentChanges++, repo.recentChanges(...args)),
+  };
+  return { calls, wrapped };
+}
+
+describe('the revision cache over a real clone', () => {
+  let remote: TestRemote;
+  let workDir: string;
+  beforeEach(() => {
+    remote = buildRemote();
+    workDir = join(remote.root, 'data', 'repo');
+  });
+  afterEach(() => remote.cleanup());
+
+  it('reads HEAD from .git as git rev-parse does, and nothing before the clone exists', async () => {
+    expect(await readHeadRevision(workDir)).toBeUndefined();
+    const repo = createGitRepository({ remoteUrl: remote.bare, branch: 'main', workDir });
+    await repo.sync();
+    expect(await readHeadRevision(workDir)).toBe(gitIn(workDir, 'rev-parse', 'HEAD').trim());
+    gitIn(workDir, 'pack-refs', '--all');
+    expect(await readHeadRevision(workDir)).toBe(gitIn(workDir, 'rev-parse', 'HEAD').trim());
+  });
+
+  it('reads files and git logs once per commit, and again once the clone moves on', async () => {
+    const git = createGitRepository({ remoteUrl: remote.bare, branch: 'main', workDir });
+    await git.sync();
+    const { calls, wrapped } = counted(git);
+    const repo = createRevisionCachedRepository(wrapped, { revision: () => readHeadRevision(workDir) });
+    for (let incident = 0; incident < 3; incident++) {
+      expect(await repo.listFiles()).toEqual(expect.arrayContaining(Object.keys(SAMPLE_FILES)));
+      expect(await repo.readFile('src/checkout/discounts.ts')).toBe(SAMPLE_FILES['src/checkout/discounts.ts']);
+      expect(await repo.recentChanges(['src/checkout/discounts.ts'], 3650, 10)).not.toHaveLength(0);
+    }
+    expect(calls).toEqual({ listFiles: 1, readFile: 1, recentChanges: 1 });
+
+    remote.commitToMain({ 'src/checkout/discounts.ts': 'export const fixed = true;\n' }, 'checkout: change discounts');
+    await git.sync(); // another worker process syncing the shared clone
+    expect(await repo.readFile('src/checkout/discounts.ts')).toBe('export const fixed = true;\n');
+    expect((await repo.recentChanges(['src/checkout/discounts.ts'], 3650, 10))[0]?.subject).toBe('checkout: change discounts');
+    expect(calls).toEqual({ listFiles: 1, readFile: 2, recentChanges: 2 });
+  });
+
+  it('keeps no failure and reads through when the revision is unknown', async () => {
+    let fail = true;
+    const flaky: CodeRepository = {
+      sync: async () => undefined, check: async () => ({ name: 'code repository', adapter: 'test', ok: true, detail: '' }),
+      listFiles: async () => { if (fail) throw new Error('git failed'); return ['a.ts']; },
+      readFile: async () => 'x', recentChanges: async () => [],
+      blame: async () => undefined, blameFunction: async () => undefined, commitFileChange: async () => undefined,
+    };
+    const repo = createRevisionCachedRepository(flaky, { revision: async () => 'abc' });
+    await expect(repo.listFiles()).rejects.toThrow('git failed');
+    fail = false;
+    expect(await repo.listFiles()).toEqual(['a.ts']);
+    const { calls, wrapped } = counted(flaky);
+    const unknown = createRevisionCachedRepository(wrapped, { revision: async () => undefined });
+    await unknown.readFile('a.ts');
+    await unknown.readFile('a.ts');
+    expect(calls.readFile).toBe(2);
+  });
+});

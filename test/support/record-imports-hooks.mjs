@@ -1,0 +1,13 @@
+// Loader hooks for record-imports.mjs: they run off the main thread, so they write synchronously.
+import { appendFileSync } from 'node:fs';
+
+let file;
+
+export function initialize(data) {
+  file = data?.file;
+}
+
+export async function load(url, context, next) {
+  if (file) appendFileSync(file, `${url}\n`);
+  return next(url, context);
+}
