@@ -26,7 +26,8 @@ export function isSafeRelativePath(file: string): boolean {
 export function looksBinary(text: string): boolean {
   if (text.includes('\u0000')) return true;
   const sample = text.slice(0, 8_000);
-  const controls = sample.match(/[\u0001-\u0008\u000E-\u001A\u001C-\u001F]/g)?.length ?? 0; // eslint-disable-line no-control-regex -- counting control bytes is the point
+  // ESC counts: terminal escape sequences are control bytes a reviewer cannot see.
+  const controls = sample.match(/[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F]/g)?.length ?? 0; // eslint-disable-line no-control-regex -- counting control bytes is the point
   return sample.length > 0 && controls / sample.length > 0.01;
 }
 

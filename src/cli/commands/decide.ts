@@ -1,5 +1,6 @@
 import type { CliCommand } from '../command.js';
 import type { BootMedic } from '../boot-medic.js';
+import { terminalIo } from '../terminal-output.js';
 
 /**
  * `approve <id>` / `reject <id> [reason…]` as the configured operator (MEDIC_OPERATOR_ID), through
@@ -11,7 +12,8 @@ export function createDecideCommand(verdict: 'approve' | 'reject', boot: BootMed
     name: verdict,
     usage: verdict === 'approve' ? 'approve <incident>' : 'reject <incident> [reason…]',
     summary: verdict === 'approve' ? 'approve the proposed fix as the configured operator' : 'reject the proposed fix with a reason',
-    async run(args, io) {
+    async run(args, rawIo) {
+      const io = terminalIo(rawIo);
       const [id, ...rest] = args;
       if (!id) {
         io.stderr.write(`Usage: npm run medic -- ${this.usage}\n`);

@@ -1,5 +1,6 @@
 import type { CliCommand } from '../command.js';
 import type { BootMedic } from '../boot-medic.js';
+import { terminalIo } from '../terminal-output.js';
 
 /** `doctor`: each configured service — reachable, authenticated, which adapter — and what to fix. */
 export function createDoctorCommand(boot: BootMedic): CliCommand {
@@ -7,7 +8,8 @@ export function createDoctorCommand(boot: BootMedic): CliCommand {
     name: 'doctor',
     usage: 'doctor',
     summary: 'check every configured service and say what works and what does not',
-    async run(_args, io) {
+    async run(_args, rawIo) {
+      const io = terminalIo(rawIo);
       return boot(io, async ({ medic, redisUrl, embeddedRedis }) => {
         const checks = await medic.checks();
         const redis = checks.find((c) => c.name === 'redis');

@@ -1,5 +1,6 @@
 import type { CliCommand } from '../command.js';
 import type { BootMedic } from '../boot-medic.js';
+import { terminalIo } from '../terminal-output.js';
 
 /** `incidents [--open]`: one line per incident, newest first. */
 export function createIncidentsCommand(boot: BootMedic): CliCommand {
@@ -7,7 +8,8 @@ export function createIncidentsCommand(boot: BootMedic): CliCommand {
     name: 'incidents',
     usage: 'incidents [--open]',
     summary: 'list incidents (state, events, service, title)',
-    async run(args, io) {
+    async run(args, rawIo) {
+      const io = terminalIo(rawIo);
       return boot(io, async ({ medic }) => {
         const views = await medic.commands.list({ openOnly: args.includes('--open'), limit: 200 });
         if (views.length === 0) io.stdout.write('No incidents yet.\n');

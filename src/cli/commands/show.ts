@@ -1,5 +1,6 @@
 import type { CliCommand } from '../command.js';
 import type { BootMedic } from '../boot-medic.js';
+import { terminalIo, terminalJson } from '../terminal-output.js';
 
 /** `show <id> [--json]`: state, evidence, RCA, proposal (full diff) and the audit trail. */
 export function createShowCommand(boot: BootMedic): CliCommand {
@@ -7,7 +8,8 @@ export function createShowCommand(boot: BootMedic): CliCommand {
     name: 'show',
     usage: 'show <incident> [--json]',
     summary: 'show one incident: evidence, RCA, proposal, audit trail',
-    async run(args, io) {
+    async run(args, rawIo) {
+      const io = terminalIo(rawIo);
       const id = args.find((a) => !a.startsWith('--'));
       if (!id) {
         io.stderr.write('Usage: npm run medic -- show <incident>\n');
@@ -21,7 +23,7 @@ export function createShowCommand(boot: BootMedic): CliCommand {
         }
         const trail = await medic.audit.list({ incidentId: id });
         if (args.includes('--json')) {
-          io.stdout.write(JSON.stringify({ ...view, audit: trail }, null, 2) + '\n');
+          rawIo.stdout.write(terminalJson({ ...view, audit: trail }, 2) + '\n');
           return 0;
         }
         const { incident, stats } = view;

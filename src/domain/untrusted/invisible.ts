@@ -39,6 +39,27 @@ export function stripInvisible(text: string): string {
   return text.replace(INVISIBLE, '');
 }
 
+// The same characters plus carriage return, which lets a line overwrite itself on a terminal.
+const HIDDEN = new RegExp(`[\\r${INVISIBLE.source.slice(1)}`, 'gu');
+
+/**
+ * Shows every invisible or control character as an escape (`\x1b`, `\u{202e}`) instead of removing
+ * it: for an approver or operator who must see exactly what a text holds. Tab and newline stay.
+ */
+export function revealInvisible(text: string): string {
+  return text.replace(HIDDEN, (char) => {
+    const code = char.codePointAt(0) ?? 0;
+    if (code === 0x0d) return '\\r';
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
+  });
+}
+
+/** True when the text holds a character revealInvisible would show as an escape. */
+export function hasHiddenCharacters(text: string): boolean {
+  HIDDEN.lastIndex = 0;
+  return HIDDEN.test(text);
+}
+
 /**
  * Folds compatibility look-alikes (fullwidth `＜`, small-form `﹤`, ligatures) into their plain
  * form, then strips invisibles, so a delimiter cannot be smuggled past the fence check.
