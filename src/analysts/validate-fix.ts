@@ -5,6 +5,7 @@
  */
 import { diffLines } from 'diff';
 import { createFixProposal, type FixProposal } from '../domain/fix.js';
+import { findUnshowableAddition } from './added-lines.js';
 import type { CodeCandidate, DraftFix } from '../ports/analyst.js';
 
 export interface FixLimits {
@@ -64,6 +65,8 @@ export function validateFix(
   if (after === candidate.content || after.trimEnd() === candidate.content.trimEnd()) {
     return { ok: false, reason: `Refused a fix for ${file}: the proposed content does not change the file.` };
   }
+  const unshowable = findUnshowableAddition(candidate.content, after);
+  if (unshowable) return { ok: false, reason: `Refused a fix for ${file}: ${unshowable}; an approver must see exactly what is pushed, so edit this file by hand.` };
   const changed = countChangedLines(candidate.content, after);
   if (changed > limits.maxChangedLines) {
     return { ok: false, reason: `Refused a fix for ${file}: it changes ${changed} lines, over the ${limits.maxChangedLines}-line limit (MEDIC_FIX_MAX_LINES); investigate by hand.` };

@@ -23,6 +23,12 @@ const TRIVIAL = /^(?:|null|nil|none|undefined|true|false|yes|no|on|off|n\/a|\*+|
 interface Span {
   start: number;
   end: number;
+  quoted?: boolean;
+}
+
+export interface KeyValueOptions {
+  /** Code names secrets in variables (`password = req.body.password`): only literal values count. */
+  literalsOnly?: boolean;
 }
 
 /**
@@ -53,7 +59,7 @@ function readValue(text: string, from: number, allowLeadingDash: boolean, find: 
     const newline = find('\n', start);
     const limit = Math.min(text.length, start + MAX_VALUE, newline < 0 ? Infinity : newline);
     const end = find(closer, start);
-    if (end >= start && end <= limit) return { start, end };
+    if (end >= start && end <= limit) return { start, end, quoted: true };
     i = start;
   }
   if (!allowLeadingDash && text[i] === '-') return undefined;
@@ -95,7 +101,7 @@ function isSecretValue(kind: KeyKind, value: string): boolean {
   return true;
 }
 
-export function redactKeyValues(text: string): string {
+export function redactKeyValues(text: string, options: KeyValueOptions = {}): string {
   if (!mayNameSecret(text)) return text;
   let out = '';
   let copied = 0;
@@ -118,7 +124,7 @@ export function redactKeyValues(text: string): string {
     if (scheme && AUTH_SCHEMES.test(scheme[0].trim())) from += scheme[0].length;
     else if (kind === 'authorization' && scheme) from += scheme[0].length;
     const span = tagKey !== undefined ? readTagValue(text, from, find) : readValue(text, from, flag === undefined, find);
-    if (!span) continue;
+    if (!span || (options.literalsOnly && !span.quoted)) continue;
     // A token never ends in a closing bracket; `(auth:SIMPLE)` closes the text around it.
     if (kind !== 'secret') while (span.end > span.start && ')]}'.includes(text[span.end - 1] as string)) span.end--;
     const value = text.slice(span.start, span.end);

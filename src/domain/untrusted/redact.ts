@@ -16,6 +16,8 @@ export { luhnValid } from './identity-numbers.js';
 export interface RedactOptions {
   /** Email addresses are personal data rather than secrets; redact them where they are not needed. */
   emails?: boolean;
+  /** Source code: a secret-ish name counts only with a literal value (`password = "…"`). */
+  code?: boolean;
 }
 
 const EMAIL: ShapeRule = { label: 'email', re: /(?<![\w.%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b/g };
@@ -38,8 +40,13 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
   out = applyShape(out, PEM_BLOCK);
   out = out.replace(TOKEN_RUN, (run) => PREFIXED_TOKENS.reduce(applyShape, run));
   for (const rule of SPANNING_SHAPES) out = applyShape(out, rule);
-  out = redactKeyValues(redactUrlCredentials(out));
+  out = redactKeyValues(redactUrlCredentials(out), { literalsOnly: options.code });
   for (const rule of IDENTITY_NUMBERS) out = applyShape(out, rule);
   out = out.replace(TOKEN_RUN, (run) => applyShape(run, RANDOM_TOKEN));
   return options.emails ? applyShape(out, EMAIL) : out;
+}
+
+/** The labels of the secrets found in a text, in order (e.g. `github-token`, `secret`). */
+export function findSecrets(text: string, options: RedactOptions = {}): string[] {
+  return [...redactSecrets(text, options).matchAll(/\[REDACTED:([a-z-]+)\]/g)].map((m) => m[1] ?? 'secret');
 }
