@@ -65,12 +65,12 @@ export function validateFix(
   if (after === candidate.content || after.trimEnd() === candidate.content.trimEnd()) {
     return { ok: false, reason: `Refused a fix for ${file}: the proposed content does not change the file.` };
   }
-  const unshowable = findUnshowableAddition(candidate.content, after);
-  if (unshowable) return { ok: false, reason: `Refused a fix for ${file}: ${unshowable}; an approver must see exactly what is pushed, so edit this file by hand.` };
   const changed = countChangedLines(candidate.content, after);
   if (changed > limits.maxChangedLines) {
     return { ok: false, reason: `Refused a fix for ${file}: it changes ${changed} lines, over the ${limits.maxChangedLines}-line limit (MEDIC_FIX_MAX_LINES); investigate by hand.` };
   }
+  const unshowable = findUnshowableAddition(candidate.content, after);
+  if (unshowable) return { ok: false, reason: `Refused a fix for ${file}: ${unshowable}; an approver must see exactly what is pushed, so edit this file by hand.` };
   const explanation = answer.explanation.slice(0, 2_000);
   return { ok: true, draft: { file, after, explanation }, proposal: createFixProposal({ file, before: candidate.content, after, explanation }) };
 }

@@ -23,7 +23,6 @@ const TRIVIAL = /^(?:|null|nil|none|undefined|true|false|yes|no|on|off|n\/a|\*+|
 interface Span {
   start: number;
   end: number;
-  quoted?: boolean;
 }
 
 export interface KeyValueOptions {
@@ -49,7 +48,7 @@ function createFinder(text: string): (needle: string, from: number) => number {
 
 type Finder = ReturnType<typeof createFinder>;
 
-function readValue(text: string, from: number, allowLeadingDash: boolean, find: Finder): Span | undefined {
+function readValue(text: string, from: number, allowLeadingDash: boolean, find: Finder, literalsOnly = false): Span | undefined {
   let i = from;
   const escapedQuote = text[i] === '\\' && QUOTES.has(text[i + 1] ?? '');
   const quote = escapedQuote ? text[i + 1] : QUOTES.has(text[i] ?? '') ? text[i] : undefined;
@@ -59,9 +58,10 @@ function readValue(text: string, from: number, allowLeadingDash: boolean, find: 
     const newline = find('\n', start);
     const limit = Math.min(text.length, start + MAX_VALUE, newline < 0 ? Infinity : newline);
     const end = find(closer, start);
-    if (end >= start && end <= limit) return { start, end, quoted: true };
+    if (end >= start && end <= limit) return { start, end };
     i = start;
   }
+  if (literalsOnly) return undefined;
   if (!allowLeadingDash && text[i] === '-') return undefined;
   if (text[i] === '{' || text[i] === '[') return undefined;
   const start = i;
@@ -123,11 +123,13 @@ export function redactKeyValues(text: string, options: KeyValueOptions = {}): st
     const scheme = SCHEME.exec(text);
     if (scheme && AUTH_SCHEMES.test(scheme[0].trim())) from += scheme[0].length;
     else if (kind === 'authorization' && scheme) from += scheme[0].length;
-    const span = tagKey !== undefined ? readTagValue(text, from, find) : readValue(text, from, flag === undefined, find);
-    if (!span || (options.literalsOnly && !span.quoted)) continue;
+    const span = tagKey !== undefined ? readTagValue(text, from, find) : readValue(text, from, flag === undefined, find, options.literalsOnly);
+    if (!span) continue;
     // A token never ends in a closing bracket; `(auth:SIMPLE)` closes the text around it.
     if (kind !== 'secret') while (span.end > span.start && ')]}'.includes(text[span.end - 1] as string)) span.end--;
     const value = text.slice(span.start, span.end);
+    // Past the value either way: reading it again from every later field would be quadratic.
+    FIELD.lastIndex = Math.max(FIELD.lastIndex, span.end);
     if (!isSecretValue(kind, value)) continue;
     out += `${text.slice(copied, span.start)}[REDACTED:secret]`;
     copied = span.end;

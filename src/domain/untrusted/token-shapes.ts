@@ -83,7 +83,7 @@ export function redactUrlCredentials(text: string): string {
   });
 }
 
-/** Ordinary identifiers change character class rarely; random tokens change it on most characters. */
+/** Ordinary identifiers change character class rarely; random tokens change it on most characters and carry digits. */
 export function looksRandom(value: string): boolean {
   if (value.length < 16) return false;
   let upper = 0;
@@ -102,9 +102,8 @@ export function looksRandom(value: string): boolean {
     previous = cls;
   }
   if (other > value.length * 0.1) return false;
-  const mixed = (upper > 0 ? 1 : 0) + (lower > 0 ? 1 : 0) + (digit > 0 ? 1 : 0);
-  if (mixed < 2) return false;
-  return switches / value.length >= 0.3;
+  // Identifiers in CamelCase change class at word starts only (a rate near 0.3); random base62 near 0.6.
+  return upper > 0 && lower > 0 && digit >= 2 && switches / value.length >= 0.35;
 }
 
 /**
