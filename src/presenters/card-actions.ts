@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { revealInvisible } from '../domain/untrusted/invisible.js';
 
 /** Action ids the Slack listeners route on; the presenter and the listeners share them. */
 export const ActionId = {
@@ -57,7 +58,8 @@ export function button(actionId: string, text: string, value: unknown, extra: Re
 export function presentDecisionButtons(value: DecisionValue, file: string): Record<string, unknown> {
   const confirm = {
     title: { type: 'plain_text', text: 'Approve this fix?' },
-    text: { type: 'mrkdwn', text: `Medic will push a branch changing \`${file.slice(0, 200)}\` and open a draft PR.`, verbatim: true },
+    // Plain text: a path is shown as it is, never parsed for mentions, links or code spans.
+    text: { type: 'plain_text', text: `Medic will push a branch changing ${revealInvisible(file).slice(0, 200)} and open a draft PR.` },
     confirm: { type: 'plain_text', text: 'Approve' },
     deny: { type: 'plain_text', text: 'Cancel' },
   };
