@@ -1,17 +1,9 @@
 import { pino, type Logger } from 'pino';
-import { redactSecrets } from '../domain/untrusted/redact.js';
+import { redactDeep, redactSecrets } from '../domain/untrusted/redact.js';
 
 export type { Logger };
 
 const SECRET_KEYS = ['token', 'password', 'secret', 'apiKey', 'authorization', 'privateKey', 'signingSecret', 'botToken', 'appToken'];
-
-/** Strings inside logged objects (an event's raw text, an error's stderr) pass the same redaction. */
-function redactFields(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return redactSecrets(value);
-  if (depth > 6 || value === null || typeof value !== 'object' || value instanceof Error) return value;
-  if (Array.isArray(value)) return value.map((item) => redactFields(item, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactFields(item, depth + 1)]));
-}
 
 /**
  * JSON logs with secrets removed twice over: known secret-bearing keys are censored, and every
@@ -29,7 +21,7 @@ export function createLogger(options: { level: string; destination?: NodeJS.Writ
           return method.apply(this, cleaned as Parameters<typeof method>);
         },
       },
-      formatters: { level: (label) => ({ level: label }), log: (object) => redactFields(object, 0) as Record<string, unknown> },
+      formatters: { level: (label) => ({ level: label }), log: (object) => redactDeep(object) as Record<string, unknown> },
       serializers: { err: (err: Error) => ({ type: err.name, message: redactSecrets(err.message), code: (err as { code?: string }).code }) },
     },
     options.destination ?? process.stdout,

@@ -1,12 +1,14 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAIEmbedder } from '../../src/adapters/embedding/openai-embedder.js';
+import { createHecClient } from '../../src/adapters/splunk/hec-client.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { clearKnownSecrets } from '../../src/domain/untrusted/known-secrets.js';
 import { redactSecrets } from '../../src/domain/untrusted/redact.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { similarDocsQuery } from '../../src/retrieval/find-similar-docs.js';
 import { buildEvent } from '../analysts/builders.js';
+import { startHecServer } from '../loopback/hec-server.js';
 import { startLoopbackOpenAI, type LoopbackOpenAI } from '../loopback/openai-server.js';
 
 // Values with no recognisable shape: only knowing them can catch them.
@@ -69,5 +71,17 @@ describe('every text leaving the process is redacted', () => {
     expect(line).toContain('git failed');
     expect(line).not.toContain('s3cr3tValue');
     expect(line).not.toContain('ghp_R4nd0m');
+  });
+
+  it('audit events forwarded to Splunk HEC', async () => {
+    const token = '0f6a5e5e-2b7b-4c1e-9a55-5c1b7f2f0002';
+    const hec = await startHecServer(token);
+    try {
+      await createHecClient({ url: hec.url, token, sourcetype: 'medic:audit' }).send([{ time: 1, event: { action: 'fix.rejected', reason: 'reverted: it logged password=Hunter2Hunter2' } }]);
+      expect(JSON.stringify(hec.received)).toContain('fix.rejected');
+      expect(JSON.stringify(hec.received)).not.toContain('Hunter2Hunter2');
+    } finally {
+      await hec.close();
+    }
   });
 });

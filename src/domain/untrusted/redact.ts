@@ -48,6 +48,14 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
   return options.emails ? applyShape(out, EMAIL) : out;
 }
 
+/** Every string inside a JSON-like value redacted (log fields, audit events bound for Splunk). */
+export function redactDeep(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactSecrets(value);
+  if (depth > 8 || value === null || typeof value !== 'object' || value instanceof Error) return value;
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactDeep(item, depth + 1)]));
+}
+
 /** The labels of the secrets found in a text, in order (e.g. `github-token`, `secret`). */
 export function findSecrets(text: string, options: RedactOptions = {}): string[] {
   return [...redactSecrets(text, options).matchAll(/\[REDACTED:([a-z-]+)\]/g)].map((m) => m[1] ?? 'secret');
