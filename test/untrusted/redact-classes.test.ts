@@ -59,6 +59,13 @@ const SECRETS: [string, string, string][] = [
   ['Splunk HEC header', 'POST /services/collector Authorization: Splunk 3f2b6c1e-8d7a-4b9c-a1e2-0f9d8c7b6a5e', '3f2b6c1e-8d7a-4b9c-a1e2-0f9d8c7b6a5e'],
   ['HEC token var', 'SPLUNK_HEC_TOKEN=3f2b6c1e-8d7a-4b9c-a1e2-0f9d8c7b6a5e', '3f2b6c1e-8d7a-4b9c-a1e2-0f9d8c7b6a5e'],
   ['random unnamed token', 'retrying with 9sKd83JfLq02MzXp4RtYb7NcVw1QeHg6 soon', '9sKd83JfLq02MzXp4RtYb7NcVw1QeHg6'],
+  ['Mailchimp', 'mc key 0123456789abcdef0123456789abcdef-us12 set', '0123456789abcdef0123456789abcdef-us12'],
+  ['Discord bot', 'bot MTA0NjY4OTk4NjQ1NjQ1MjM0NQ.GxYzAb.abcdefghijklmnopqrstuvwxyz0123456789AB', 'MTA0NjY4OTk4NjQ1NjQ1MjM0NQ.GxYzAb.abcdefghijklmnopqrstuvwxyz0123456789AB'],
+  ['India PAN', 'kyc PAN ABCPD1234E ok', 'ABCPD1234E'],
+  ['Mexico CURP', 'curp GOMC850101HDFRRR05', 'GOMC850101HDFRRR05'],
+  ['Korea RRN', 'rrn 850101-1234567', '850101-1234567'],
+  ['Java system property', 'java -Ddb.password=s3cretProp -jar app.jar', 's3cretProp'],
+  ['Ruby hash', 'config {:api_token => "rb-77aa88bb"}', 'rb-77aa88bb'],
   ['PEM block', 'key -----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY----- loaded', 'MIIEowIBAAKCAQEA'],
 ];
 
