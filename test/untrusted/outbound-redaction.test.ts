@@ -1,7 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAIEmbedder } from '../../src/adapters/embedding/openai-embedder.js';
+import { createSlackChat } from '../../src/adapters/slack/slack-chat.js';
 import { createHecClient } from '../../src/adapters/splunk/hec-client.js';
+import { createSlackSandbox } from '../../src/sandbox/create-slack-sandbox.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { clearKnownSecrets } from '../../src/domain/untrusted/known-secrets.js';
 import { redactSecrets } from '../../src/domain/untrusted/redact.js';
@@ -33,6 +35,21 @@ describe("Medic's configured secrets are redacted by value", () => {
       expect(out).not.toContain(value);
     }
     expect(out).toContain('[REDACTED:configured-secret]');
+  });
+
+  it('in every card and thread message bound for Slack, whatever built it', async () => {
+    loadConfig({ SPLUNK_HEC_URL: 'https://hec.example:8088', SPLUNK_HEC_TOKEN: HEC });
+    const sandbox = await createSlackSandbox({ port: 0, signingSecret: 's', botToken: 'xoxb-outbound-test', medicEventsUrl: 'http://127.0.0.1:9/' });
+    try {
+      const chat = createSlackChat({ channel: 'incidents', token: 'xoxb-outbound-test', apiUrl: sandbox.apiUrl, retries: 0 });
+      const card = await chat.postCard('k1', { text: `forwarder uses ${HEC}`, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `token ${HEC}` } }] });
+      await chat.updateCard(card, { text: `still ${HEC}`, blocks: [] });
+      const stored = JSON.stringify(sandbox.state.messages);
+      expect(stored).toContain('[REDACTED:configured-secret]');
+      expect(stored).not.toContain(HEC);
+    } finally {
+      await sandbox.close();
+    }
   });
 
   it('leaves ordinary settings alone', () => {

@@ -49,11 +49,11 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
 }
 
 /** Every string inside a JSON-like value redacted (log fields, audit events bound for Splunk). */
-export function redactDeep(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return redactSecrets(value);
+export function redactDeep(value: unknown, redact: (text: string) => string = redactSecrets, depth = 0): unknown {
+  if (typeof value === 'string') return redact(value);
   if (depth > 8 || value === null || typeof value !== 'object' || value instanceof Error) return value;
-  if (Array.isArray(value)) return value.map((item) => redactDeep(item, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactDeep(item, depth + 1)]));
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactDeep(item, redact, depth + 1)]));
 }
 
 /** The labels of the secrets found in a text, in order (e.g. `github-token`, `secret`). */
