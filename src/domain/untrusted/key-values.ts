@@ -77,7 +77,7 @@ function readLineEnd(text: string, from: number, find: Finder): number {
 /** `a=1; b=2` (Cookie) or `a=1; Path=/` (Set-Cookie): every value of a Cookie, the first of a Set-Cookie. */
 function redactCookie(line: string, all: boolean): string {
   let first = true;
-  return line.replace(/([^;=\s]{1,128}=)([^;]*)/g, (match, name: string, value: string) => {
+  return line.replace(/([^;=\s"]{1,128}=)([^;"]*)/g, (match, name: string, value: string) => {
     if (!first && !all) return match;
     first = false;
     return value.trim() === '' || value.startsWith('[REDACTED') ? match : `${name}[REDACTED:cookie]`;

@@ -61,10 +61,11 @@ export const PREFIXED_TOKENS: ShapeRule[] = [
   { label: 'jwt', hints: ['eyJ'], re: new RegExp(`${B}eyJ[A-Za-z0-9_-]{8,4096}\\.eyJ[A-Za-z0-9_-]{8,8192}\\.[A-Za-z0-9_-]{0,4096}`, 'g') },
 ];
 
-/** `Bearer <token>`: the token has no `name=value` inside (`token_type=Bearer expires_in=3600`). */
+/** `Bearer <token>`: no `name=value` inside (`token_type=Bearer expires_in=3600`), and not a plain word. */
 function isSchemeToken(match: string): boolean {
   const token = match.slice(match.search(/[ \t]/)).trim();
-  return !/=[^=]/.test(token) && (/\d/.test(token) || (/[A-Z]/.test(token) && /[a-z]/.test(token)));
+  // `Basic authentication failed`: one plain word is prose, not a credential.
+  return !/=[^=]/.test(token) && (/\d/.test(token) || (/[A-Z]/.test(token) && /[a-z]/.test(token)) || token.length >= 20 || /[._~+/-]/.test(token));
 }
 
 /** Runs of the characters tokens are made of; the shortest prefixed token is 20 characters. */
