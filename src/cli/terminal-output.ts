@@ -14,6 +14,16 @@ export function terminalText(text: string): string {
   return redactSecrets(revealInvisible(text));
 }
 
+// Whatever revealInvisible would escape, except newline and tab (JSON never holds them raw),
+// matched as UTF-16 units because the escapes are written per unit. Built from a string: some of
+// these code points are combining marks, which lint reads as misleading in a character class.
+const HIDDEN_IN_JSON = new RegExp(
+  // eslint-disable-next-line no-misleading-character-class -- each listed code point is matched alone, on purpose
+  '[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f' +
+    '\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb]|[\\udb40-\\udb43][\\udc00-\\udfff]',
+  'g',
+);
+
 function revealing(target: Writable): Writable {
   return new Writable({
     decodeStrings: false,
@@ -35,6 +45,15 @@ function safeStrings(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(safeStrings);
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, safeStrings(v)]));
   return value;
+}
+
+/**
+ * Machine-read JSON lines (`templates`, `locate`) keep their data exact: hidden characters, which
+ * JSON.stringify leaves raw, are written as `\uXXXX` escapes, so the line parses back to the same
+ * strings and a terminal shows nothing raw.
+ */
+export function jsonSafe(json: string): string {
+  return json.replace(HIDDEN_IN_JSON, (char) => [...Array(char.length).keys()].map((i) => `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
 }
 
 /** JSON for a terminal or a pipe: every string redacted and its hidden characters shown as escapes. */

@@ -1,7 +1,9 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import { terminalIo, terminalJson, terminalText } from '../../src/cli/terminal-output.js';
+import { jsonSafe, terminalIo, terminalJson, terminalText } from '../../src/cli/terminal-output.js';
 import { looksBinary } from '../../src/analysts/validate-fix.js';
 import { buildCliIo } from '../support/cli-io.js';
 import { createWorld, type World } from '../support/medic-world.js';
@@ -41,6 +43,22 @@ describe('terminal output shows control characters instead of obeying them', () 
     safe.stderr.write('b\x1b[0m\n');
     expect(io.out()).toBe('a\\x1b[31mred DB_PASS=[REDACTED:secret]\n');
     expect(io.err()).toBe('b\\x1b[0m\n');
+  });
+
+  it('machine-read JSON lines keep their data exactly and show nothing raw', async () => {
+    const line = jsonSafe(JSON.stringify({ template: HOSTILE }));
+    expect(line).not.toMatch(/[\x00-\x1f\u202e\u{e0041}]/u); // eslint-disable-line no-control-regex -- see above
+    expect((JSON.parse(line) as { template: string }).template).toBe(HOSTILE);
+    const dir = await mkdtemp(join(tmpdir(), 'medic-templates-'));
+    try {
+      await writeFile(join(dir, 'in.log'), `${HOSTILE}\nplain line 42\n`);
+      const io = buildCliIo();
+      expect(await runCli(['templates', join(dir, 'in.log')], io)).toBe(0);
+      expect(io.out()).not.toMatch(/[\x07\x1b\r\u202e]/u); // eslint-disable-line no-control-regex -- see above
+      for (const row of io.out().trim().split('\n')) expect(JSON.parse(row)).toHaveProperty('template');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('looksBinary counts ESC as a control byte', () => {

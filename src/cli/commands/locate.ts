@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import type { CliCommand } from '../command.js';
 import { createDirectoryRepository } from '../../code-search/directory-repository.js';
 import { rankFiles } from '../../code-search/search-code.js';
+import { jsonSafe } from '../terminal-output.js';
 
 const MAX_STDIN = 1024 * 1024;
 
@@ -45,7 +46,7 @@ export const locateCommand: CliCommand = {
       return 2;
     }
     const ranked = await rankFiles(createDirectoryRepository(dir), { text });
-    for (const { file, score } of ranked.slice(0, limit)) io.stdout.write(`${JSON.stringify({ file, score })}\n`);
+    for (const { file, score } of ranked.slice(0, limit)) io.stdout.write(`${jsonSafe(JSON.stringify({ file, score }))}\n`);
     return 0;
   },
 };

@@ -3,6 +3,7 @@ import { ErrorEvent } from '../../domain/event.js';
 import { ingestEvents } from '../../use-cases/ingest-events.js';
 import type { CliCommand } from '../command.js';
 import type { BootMedic } from '../boot-medic.js';
+import { terminalIo } from '../terminal-output.js';
 
 /** `replay <file>`: injects error events (a JSON array or JSON lines of ErrorEvent) as if polled. */
 export function createReplayCommand(boot: BootMedic): CliCommand {
@@ -10,7 +11,8 @@ export function createReplayCommand(boot: BootMedic): CliCommand {
     name: 'replay',
     usage: 'replay <events.json|events.jsonl>',
     summary: 'inject error events as if the log source had reported them',
-    async run(args, io) {
+    async run(args, rawIo) {
+      const io = terminalIo(rawIo);
       const file = args[0];
       if (!file) {
         io.stderr.write('Usage: npm run medic -- replay <file>\n');

@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import { createTemplateMiner } from '../../domain/templates/template-miner.js';
 import type { CliCommand } from '../command.js';
+import { jsonSafe } from '../terminal-output.js';
 
 const FLUSH_LINES = 1_000;
 const USAGE = 'templates FILE';
@@ -51,7 +52,7 @@ export const templatesCommand: CliCommand = {
       const id = ids[i] as string;
       const current = miner.lookup(id);
       const out = current ?? { groupId: id, template: lastTemplate.get(id) ?? '' };
-      chunk += `${JSON.stringify({ group: out.groupId, template: out.template })}\n`;
+      chunk += `${jsonSafe(JSON.stringify({ group: out.groupId, template: out.template }))}\n`;
       if ((i + 1) % FLUSH_LINES === 0) {
         await write(io.stdout, chunk);
         chunk = '';
