@@ -66,6 +66,9 @@ const SECRETS: [string, string, string][] = [
   ['Korea RRN', 'rrn 850101-1234567', '850101-1234567'],
   ['Java system property', 'java -Ddb.password=s3cretProp -jar app.jar', 's3cretProp'],
   ['Ruby hash', 'config {:api_token => "rb-77aa88bb"}', 'rb-77aa88bb'],
+  ['Azure AD client secret', 'AZURE_CLIENT_SECRET used abc8Q~ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef12', 'abc8Q~ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef12'],
+  ['Alibaba key id', 'ali LTAI5tABCDEFGHIJKLMNOP ok', 'LTAI5tABCDEFGHIJKLMNOP'],
+  ['PlanetScale', 'db pscale_tkn_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef012345', 'pscale_tkn_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef012345'],
   ['PEM block', 'key -----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY----- loaded', 'MIIEowIBAAKCAQEA'],
 ];
 

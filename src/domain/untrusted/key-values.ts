@@ -120,7 +120,7 @@ export function redactKeyValues(text: string, options: KeyValueOptions = {}): st
       continue;
     }
     SCHEME.lastIndex = from;
-    const scheme = SCHEME.exec(text);
+    const scheme = tagKey === undefined ? SCHEME.exec(text) : null;
     if (scheme && AUTH_SCHEMES.test(scheme[0].trim())) from += scheme[0].length;
     else if (kind === 'authorization' && scheme) from += scheme[0].length;
     const span = tagKey !== undefined ? readTagValue(text, from, find) : readValue(text, from, flag === undefined, find, options.literalsOnly);

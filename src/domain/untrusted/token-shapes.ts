@@ -48,14 +48,17 @@ export const PREFIXED_TOKENS: ShapeRule[] = [
   { label: 'openai-key', hints: ['sk-'], re: new RegExp(`${B}sk-(?:proj-|svcacct-|admin-|ant-(?:api\\d\\d-|admin\\d\\d-)?)?[A-Za-z0-9_-]{20,255}`, 'g') },
   { label: 'stripe-key', hints: ['_live_', '_test_', 'whsec_'], re: new RegExp(`${B}(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,255}|${B}whsec_[0-9A-Za-z]{16,255}`, 'g') },
   { label: 'sendgrid-key', hints: ['SG.'], re: /\bSG\.[A-Za-z0-9_-]{16,64}\.[A-Za-z0-9_-]{16,64}/g },
-  { label: 'vendor-token', hints: ['shp', 'ATATT3', 'do', 'hv', 'atlasv1', 'lin_', 'PMAK-', 'HRKU-', 'dp.', 'pul-', 'dapi', 'gl', 'sntry', 'NRAK-', 'hf_', 'r8_', 'gsk_', 'figd_', 'ntn_', 'secret_', 'sq0', 'EAAA', 'key-', 'SK', 'xkeysib-', 'access_token$', '-us'], re: new RegExp(
+  { label: 'vendor-token', hints: ['shp', 'ATATT3', 'do', 'hv', 'atlasv1', 'lin_', 'PMAK-', 'HRKU-', 'dp.', 'pul-', 'dapi', 'gl', 'sntry', 'NRAK-', 'hf_', 'r8_', 'gsk_', 'figd_', 'ntn_', 'secret_', 'sq0', 'EAAA', 'key-', 'SK', 'xkeysib-', 'access_token$', '-us', 'dt0', 'LTAI', 'AKCp', 'FLWSECK', 'pscale_', 'pnu_', 'rdme_', 'shippo_', 'tfp_', 'sk.eyJ', 'NRJS-', 'Q~'], re: new RegExp(
     `${B}(?:shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}|ATATT3[A-Za-z0-9_=-]{20,255}|do[opr]_v1_[a-f0-9]{64}|hv[sbr]\\.[A-Za-z0-9_-]{20,255}|` +
     `[a-z0-9]{14}\\.atlasv1\\.[A-Za-z0-9_-]{60,128}|lin_(?:api|oauth)_[A-Za-z0-9]{32,64}|PMAK-[a-f0-9]{24}-[a-f0-9]{34}|HRKU-[A-Za-z0-9_-]{20,128}|` +
     `dp\\.(?:pt|st|ct|sa|scim|audit)\\.[A-Za-z0-9]{20,64}|pul-[a-f0-9]{40}|dapi[a-f0-9]{32}|gl(?:c|sa)_[A-Za-z0-9_+/=-]{32,255}|` +
     `sntry[su]_[A-Za-z0-9_+/=-]{32,255}|NRAK-[A-Z0-9]{27}|hf_[A-Za-z0-9]{30,64}|r8_[A-Za-z0-9]{30,64}|gsk_[A-Za-z0-9]{40,64}|` +
     `figd_[A-Za-z0-9_-]{30,64}|ntn_[A-Za-z0-9]{40,64}|secret_[A-Za-z0-9]{43}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,64}|EAAA[A-Za-z0-9_-]{60}|` +
     `key-[a-f0-9]{32}|SK[a-f0-9]{32}|xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}|` +
-    `access_token\\$production\\$[a-z0-9]{16}\\$[a-f0-9]{32}|[0-9a-f]{32}-us\\d{1,2})(?![A-Za-z0-9])`, 'g') },
+    `access_token\\$production\\$[a-z0-9]{16}\\$[a-f0-9]{32}|[0-9a-f]{32}-us\\d{1,2}|` +
+    `dt0[a-zA-Z]\\d{2}\\.[A-Z0-9]{24}\\.[A-Z0-9]{64}|LTAI[A-Za-z0-9]{12,20}|AKCp[A-Za-z0-9]{69}|FLWSECK(?:_TEST)?-[a-h0-9]{32}-X|` +
+    `pscale_(?:tkn|oauth|pw)_[A-Za-z0-9=._-]{32,64}|pnu_[A-Za-z0-9]{36}|rdme_[a-z0-9]{70}|shippo_(?:live|test)_[a-f0-9]{40}|` +
+    `tfp_[A-Za-z0-9_.=-]{59}|sk\\.eyJ[A-Za-z0-9_-]{20,}\\.[A-Za-z0-9_-]{20,}|NRJS-[a-f0-9]{19}|[A-Za-z0-9_~.]{3}\\dQ~[A-Za-z0-9_~.-]{31,34})(?![A-Za-z0-9])`, 'g') },
   { label: 'discord-token', hints: ['.'], re: new RegExp(`${B}[MNO][A-Za-z\\d_-]{23,27}\\.[\\w-]{6}\\.[\\w-]{27,40}(?![\\w-])`, 'g') },
   { label: 'telegram-token', hints: [':AA'], re: /(?<![\w:])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![\w-])/g },
   { label: 'jwt', hints: ['eyJ'], re: new RegExp(`${B}eyJ[A-Za-z0-9_-]{8,4096}\\.eyJ[A-Za-z0-9_-]{8,8192}\\.[A-Za-z0-9_-]{0,4096}`, 'g') },
