@@ -13,6 +13,8 @@ RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts
 COPY . .
 COPY --from=build /app/dist ./dist
 ENV NODE_ENV=production
+# Inside a container the published port is the boundary; Medic itself defaults to loopback.
+ENV HOST=0.0.0.0
 RUN mkdir -p /app/.medic && chown -R node /app/.medic
 USER node
 EXPOSE 3000

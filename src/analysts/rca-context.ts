@@ -67,11 +67,14 @@ export function buildRcaContext(input: RcaInput, nonce: string, budget: RcaConte
   ].filter(Boolean).join('\n');
   const changeSection = prepareText(changeText || '(none)', { label: 'changes', nonce, maxTokens: budget.changeTokens });
 
+  // The note quotes the log source (a truncation, an upstream error): untrusted like the lines.
+  const noteSection = logs.note ? prepareText(logs.note, { label: 'log-note', nonce, maxTokens: 120 }) : undefined;
   const user = [
     `This request's fence nonce is ${nonce}.`,
     'Error event (cite as `event`):',
     eventSection.fenced,
-    `Log window ${logs.from} → ${logs.to}: ${logs.entries.length} line(s), ${logSection.omittedLines} omitted or folded${logs.note ? `; note: ${logs.note}` : ''}. Cite lines by their log-N id.`,
+    `Log window ${logs.from} → ${logs.to}: ${logs.entries.length} line(s), ${logSection.omittedLines} omitted or folded${noteSection ? '; the log source noted:' : ''}. Cite lines by their log-N id.`,
+    ...(noteSection ? [noteSection.fenced] : []),
     logSection.fenced,
     'Documented error families that look similar (cite by the id in brackets):',
     docSection.fenced,

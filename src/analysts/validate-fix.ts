@@ -6,6 +6,7 @@
  */
 import { diffLines } from 'diff';
 import { createFixProposal, type FixProposal } from '../domain/fix.js';
+import { findUnshowableAddition } from './added-lines.js';
 import type { CodeCandidate, DraftFix } from '../ports/analyst.js';
 import { protectedPathReason } from '../code-search/protected-paths.js';
 
@@ -32,7 +33,8 @@ export function isSafeRelativePath(file: string): boolean {
 export function looksBinary(text: string): boolean {
   if (text.includes('\u0000')) return true;
   const sample = text.slice(0, 8_000);
-  const controls = sample.match(/[\u0001-\u0008\u000E-\u001A\u001C-\u001F]/g)?.length ?? 0; // eslint-disable-line no-control-regex -- counting control bytes is the point
+  // ESC counts: terminal escape sequences are control bytes a reviewer cannot see.
+  const controls = sample.match(/[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F]/g)?.length ?? 0; // eslint-disable-line no-control-regex -- counting control bytes is the point
   return sample.length > 0 && controls / sample.length > 0.01;
 }
 
@@ -75,6 +77,8 @@ export function validateFix(
   if (changed > limits.maxChangedLines) {
     return { ok: false, reason: `Refused a fix for ${file}: it changes ${changed} lines, over the ${limits.maxChangedLines}-line limit (MEDIC_FIX_MAX_LINES); investigate by hand.` };
   }
+  const unshowable = findUnshowableAddition(candidate.content, after);
+  if (unshowable) return { ok: false, reason: `Refused a fix for ${file}: ${unshowable}; an approver must see exactly what is pushed, so edit this file by hand.` };
   const explanation = answer.explanation.slice(0, 2_000);
   return { ok: true, draft: { file, after, explanation }, proposal: createFixProposal({ file, before: candidate.content, after, explanation }) };
 }

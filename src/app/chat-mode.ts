@@ -33,14 +33,34 @@ export function slackSettings(config: Config, sandboxApiUrl?: string): SlackSett
   return { botToken: config.SLACK_BOT_TOKEN ?? '', signingSecret: config.SLACK_SIGNING_SECRET ?? '', appToken: config.SLACK_APP_TOKEN, apiUrl: config.SLACK_API_URL };
 }
 
-/** Approvers: the configured ids and group, plus the sandbox's approver when Medic runs on the sandbox. */
+/** What makes a sandbox approval a real one: a real code host, or a production deployment. */
+function realDeployment(config: Config): string[] {
+  return [
+    ...(config.NODE_ENV === 'production' ? ['NODE_ENV=production'] : []),
+    ...(config.GITHUB_REPOSITORY || config.GITHUB_TOKEN || config.GITHUB_APP_ID ? ['GitHub is configured (GITHUB_REPOSITORY / GITHUB_TOKEN / GITHUB_APP_ID)'] : []),
+  ];
+}
+
+/** Why the sandbox must not start here, or undefined when it may (or is not wanted). */
+export function sandboxRefusal(config: Config): string | undefined {
+  const reasons = realDeployment(config);
+  if (chatMode(config) !== 'sandbox' || config.MEDIC_SANDBOX_FORCE || reasons.length === 0) return undefined;
+  return `Slack is not configured (SLACK_BOT_TOKEN is unset), so Medic would start its local Slack sandbox, whose page approves fixes for anyone who reaches it — but ${reasons.join(' and ')}. Configure Slack (SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET), or set MEDIC_CHAT=console, or MEDIC_SANDBOX_FORCE=true to run the sandbox anyway.`;
+}
+
+/** The sandbox's own people approve only on a purely local Medic, never beside real services. */
+function sandboxUsersApprove(config: Config): boolean {
+  return chatMode(config) === 'sandbox' && realDeployment(config).length === 0;
+}
+
+/** Approvers: the configured ids and group, plus the sandbox's approver on a local sandbox. */
 export function approverIds(config: Config): string[] {
-  const sandbox = chatMode(config) === 'sandbox' ? SANDBOX_APPROVERS : [];
+  const sandbox = sandboxUsersApprove(config) ? SANDBOX_APPROVERS : [];
   const group = config.MEDIC_APPROVER_GROUP ? [`group:${config.MEDIC_APPROVER_GROUP}`] : [];
   return [...config.MEDIC_APPROVERS, ...sandbox, ...group];
 }
 
-/** Elevated approvers: the configured ones, plus the sandbox's elevated user on the sandbox. */
+/** Elevated approvers: the configured ones, plus the sandbox's elevated user on a local sandbox. */
 export function elevatedIds(config: Config): string[] {
-  return [...config.MEDIC_ELEVATED_APPROVERS, ...(chatMode(config) === 'sandbox' ? SANDBOX_ELEVATED : [])];
+  return [...config.MEDIC_ELEVATED_APPROVERS, ...(sandboxUsersApprove(config) ? SANDBOX_ELEVATED : [])];
 }

@@ -14,6 +14,7 @@ import type { Config } from '../config/schema.js';
 import type { Logger } from '../observability/logger.js';
 import type { CodeRepository, FixPublisher, PullRequests } from '../ports/code.js';
 import type { MedicPaths } from './paths.js';
+import { registerSecretValue } from '../domain/untrusted/known-secrets.js';
 
 export interface CodeHost {
   remoteUrl: string;
@@ -35,6 +36,7 @@ export function createCodeHost({ config, redis, logger, paths }: { config: Confi
   const remoteUrl = config.MEDIC_REPO_REMOTE ?? paths.sampleRemote;
   const baseUrl = config.GITHUB_API_URL ?? DEFAULT_GITHUB_API_URL;
   const appKey = config.GITHUB_APP_PRIVATE_KEY ?? (config.GITHUB_APP_PRIVATE_KEY_FILE ? readFileSync(config.GITHUB_APP_PRIVATE_KEY_FILE, 'utf8') : undefined);
+  registerSecretValue(appKey);
   const auth: GitHubAuth | undefined = config.GITHUB_APP_ID && appKey && config.GITHUB_APP_INSTALLATION_ID
     ? { appId: config.GITHUB_APP_ID, privateKey: appKey, installationId: config.GITHUB_APP_INSTALLATION_ID }
     : config.GITHUB_TOKEN ? { token: config.GITHUB_TOKEN } : undefined;

@@ -151,8 +151,8 @@ export function createMedic(parts: MedicParts): Medic {
         const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
         for (const [state, n] of Object.entries(counts)) metrics.queueDepth.set({ queue: name, state }, n);
       }
-      const incidents = await store.list({ limit: 10_000 });
-      for (const state of IncidentState.options) metrics.incidentsByState.set({ state }, incidents.filter((i) => i.state === state).length);
+      const counts = await store.countByState();
+      for (const state of IncidentState.options) metrics.incidentsByState.set({ state }, Math.max(0, counts[state] ?? 0));
     },
     async startWorkers(options = {}) {
       await adapters.prepare?.();

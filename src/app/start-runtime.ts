@@ -8,7 +8,8 @@ import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { createSlackSandbox, type SlackSandbox } from '../sandbox/create-slack-sandbox.js';
 import type { Adapters } from './adapters.js';
-import { chatMode, slackSettings } from './chat-mode.js';
+import { chatMode, sandboxRefusal, slackSettings } from './chat-mode.js';
+import { ErrorCode, MedicError } from '../domain/errors.js';
 import { createAdapters } from './create-adapters.js';
 import { createMedic, type Medic } from './create-medic.js';
 
@@ -44,6 +45,8 @@ export async function startRuntime(
 ): Promise<Runtime> {
   const role = options.role ?? 'all';
   const config = loadConfig(readEnv(env));
+  const refusal = role === 'cli' ? undefined : sandboxRefusal(config);
+  if (refusal) throw new MedicError(ErrorCode.ConfigInvalid, refusal);
   const logger = createLogger({ level: options.logLevel ?? config.LOG_LEVEL, destination: options.logDestination });
   const metrics = createMetrics({ defaultMetrics: role !== 'cli' });
   const { url, embedded } = await resolveRedis({ url: config.REDIS_URL, embedded: config.MEDIC_EMBEDDED_REDIS, dataDir: config.MEDIC_DATA_DIR });

@@ -16,6 +16,7 @@ export async function startWebRole(runtime: Runtime): Promise<() => Promise<void
     registry: metrics.registry,
     beforeScrape: () => medic.refreshGauges(),
     ready: async () => (await medic.checks()).filter((c) => c.name === 'redis'),
+    metricsToken: config.MEDIC_METRICS_TOKEN,
   });
   const slack = adapters.slack;
   // Shared by every web process and kept across restarts, so a replayed signed request runs once.
@@ -24,13 +25,13 @@ export async function startWebRole(runtime: Runtime): Promise<() => Promise<void
   if (slack && !slack.appToken) {
     const route = (path: string) => ({ path, method: 'GET', handler: (req: Parameters<Route>[0], res: Parameters<Route>[1]) => void ops(req, res) });
     const app = createSlackApp({
-      botToken: slack.botToken, signingSecret: slack.signingSecret, apiUrl: slack.apiUrl, port: config.PORT, retries: config.SLACK_RETRIES,
+      botToken: slack.botToken, signingSecret: slack.signingSecret, apiUrl: slack.apiUrl, port: config.PORT, host: config.HOST, retries: config.SLACK_RETRIES,
       commands: medic.commands, actions: medic.actions, authority: adapters.authority, audit: medic.audit, ledger, customRoutes: ['/healthz', '/readyz', '/metrics'].map(route),
     });
     const { eventsUrl } = await app.start();
     if (eventsUrl && !config.MEDIC_SANDBOX_EVENTS_URL) runtime.eventsUrl.value = eventsUrl;
     const port = eventsUrl ? new URL(eventsUrl).port : String(config.PORT);
-    logger.info({ eventsUrl }, `web role on http://127.0.0.1:${port}: /slack/events, /healthz, /readyz, /metrics`);
+    logger.info({ eventsUrl }, `web role on http://${config.HOST}:${port}: /slack/events, /healthz, /readyz, /metrics`);
     stops.push(() => app.stop());
   } else {
     if (slack?.appToken) {
@@ -38,8 +39,8 @@ export async function startWebRole(runtime: Runtime): Promise<() => Promise<void
       await app.start();
       stops.push(() => app.stop());
     }
-    const http = await startHttpServer(config.PORT, [ops]);
-    logger.info({ port: http.port }, `web role on http://127.0.0.1:${http.port}: /healthz, /readyz, /metrics`);
+    const http = await startHttpServer(config.PORT, [ops], config.HOST);
+    logger.info({ port: http.port }, `web role on http://${config.HOST}:${http.port}: /healthz, /readyz, /metrics`);
     stops.push(() => http.close());
   }
   if (runtime.sandbox) {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { EnvSchema, type Config } from './schema.js';
 import { ErrorCode, MedicError } from '../domain/errors.js';
+import { registerConfiguredSecrets } from '../domain/untrusted/known-secrets.js';
 
 /** Reads `.env` (if present) under the real environment, which wins. */
 export function readEnv(env: NodeJS.ProcessEnv = process.env, envFile = '.env'): Record<string, string | undefined> {
@@ -12,7 +13,11 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env, envFile = '.env'):
 /** Validates the environment; a bad start lists every invalid variable and what to set. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = EnvSchema.safeParse(env);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    // Every configured credential is redacted by value from then on, wherever it would appear.
+    registerConfiguredSecrets(parsed.data);
+    return parsed.data;
+  }
   const lines = parsed.error.issues.map((issue) => {
     const name = issue.path.join('.') || '(environment)';
     const got = typeof issue.path[0] === 'string' && env[issue.path[0]] !== undefined ? ` (got "${redactValue(issue.path[0], env[issue.path[0]] ?? '')}")` : '';

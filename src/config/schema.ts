@@ -16,6 +16,10 @@ export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PORT: intFrom(3000, 0, 65_535),
+  /** Where the web role listens (Slack events, health, metrics): loopback unless set (0.0.0.0 in a container). */
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** When set, `/metrics` answers only `Authorization: Bearer <token>`. */
+  MEDIC_METRICS_TOKEN: optionalString,
   MEDIC_DATA_DIR: z.string().default('.medic'),
   MEDIC_SAMPLE_DIR: z.string().default('data'),
 

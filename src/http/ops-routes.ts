@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { ServiceCheck } from '../ports/service-check.js';
@@ -8,6 +9,14 @@ export interface OpsRouteDeps {
   beforeScrape?: () => Promise<void>;
   /** Redis and the queues: without them Medic cannot take work. */
   ready: () => Promise<ServiceCheck[]>;
+  /** When set, `/metrics` requires `Authorization: Bearer <token>`. */
+  metricsToken?: string;
+}
+
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(/^Bearer\s+(.+)$/i.exec(header ?? '')?.[1]?.trim() ?? '');
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
@@ -33,6 +42,11 @@ export function createOpsRoutes(deps: OpsRouteDeps): Route {
       return true;
     }
     if (path === '/metrics') {
+      if (deps.metricsToken && !bearerMatches(req.headers.authorization, deps.metricsToken)) {
+        res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="medic-metrics"', 'cache-control': 'no-store' });
+        res.end(JSON.stringify({ error: 'unauthorized', detail: 'send Authorization: Bearer <MEDIC_METRICS_TOKEN>' }));
+        return true;
+      }
       await deps.beforeScrape?.().catch(() => undefined);
       send(res, 200, deps.registry.contentType, await deps.registry.metrics());
       return true;

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { Route } from './ops-routes.js';
 
 /** A plain HTTP server over a list of routes; the first route that answers wins. */
-export async function startHttpServer(port: number, routes: Route[]): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+export async function startHttpServer(port: number, routes: Route[], host = '127.0.0.1'): Promise<{ server: Server; port: number; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     void (async () => {
       for (const route of routes) if (await route(req, res)) return;
@@ -13,7 +13,7 @@ export async function startHttpServer(port: number, routes: Route[]): Promise<{ 
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '0.0.0.0', () => resolve());
+    server.listen(port, host, () => resolve());
   });
   const address = server.address();
   return {

@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import { redactSecrets } from '../domain/untrusted/redact.js';
+import { redactDeep, redactSecrets } from '../domain/untrusted/redact.js';
 
 export type { Logger };
 
@@ -21,7 +21,7 @@ export function createLogger(options: { level: string; destination?: NodeJS.Writ
           return method.apply(this, cleaned as Parameters<typeof method>);
         },
       },
-      formatters: { level: (label) => ({ level: label }) },
+      formatters: { level: (label) => ({ level: label }), log: (object) => redactDeep(object) as Record<string, unknown> },
       serializers: { err: (err: Error) => ({ type: err.name, message: redactSecrets(err.message), code: (err as { code?: string }).code }) },
     },
     options.destination ?? process.stdout,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { code } from './mrkdwn.js';
+import { revealInvisible } from '../domain/untrusted/invisible.js';
 
 /** Action ids the Slack listeners route on; the presenter and the listeners share them. */
 export const ActionId = {
@@ -77,7 +77,8 @@ export function presentDecisionButtons(value: DecisionValue, fix: { file: string
   const where = fix.wholeOnCard ? 'shown on the card' : "posted whole in this card's thread";
   const confirm = {
     title: { type: 'plain_text', text: 'Approve this fix?' },
-    text: { type: 'mrkdwn', text: `Medic will push a branch changing ${code(fix.file, 200)} with exactly the ${fix.lines}-line diff ${where}, and open a draft PR when a code host is configured.`, verbatim: true },
+    // Plain text: a path is shown as it is, never parsed for mentions, links or code spans.
+    text: { type: 'plain_text', text: `Medic will push a branch changing ${revealInvisible(fix.file).slice(0, 200)} with exactly the ${fix.lines}-line diff ${where}, and open a draft PR when a code host is configured.` },
     confirm: { type: 'plain_text', text: 'Approve' },
     deny: { type: 'plain_text', text: 'Cancel' },
   };

@@ -1,6 +1,7 @@
 import { SimilarDoc } from '../domain/analysis.js';
 import { capText, type ErrorEvent } from '../domain/event.js';
 import { parseStackTrace } from '../domain/stack-trace.js';
+import { sanitizeUntrusted } from '../domain/untrusted/prepare.js';
 import type { VectorHit } from '../ports/retrieval.js';
 import type { RetrievalDeps } from './indexed-doc.js';
 
@@ -17,8 +18,12 @@ const DEFAULT_LIMIT = 5;
 const EXCERPT_CHARS = 600;
 const QUERY_FRAMES = 5;
 
-/** The query: error code, exception type, message, template and the top in-app frames. */
+/** The query: error code, exception type, message, template and the top in-app frames — redacted, as it leaves the process. */
 export function similarDocsQuery(event: ErrorEvent, template: string): string {
+  return sanitizeUntrusted(rawSimilarDocsQuery(event, template));
+}
+
+function rawSimilarDocsQuery(event: ErrorEvent, template: string): string {
   const trace = parseStackTrace(event.raw || event.message);
   const inApp = trace.frames.filter((f) => f.inApp);
   const frames = (inApp.length > 0 ? inApp : trace.frames).slice(0, QUERY_FRAMES);

@@ -12,6 +12,7 @@ import type { Redis } from 'ioredis';
 import { SANDBOX_USERS, type SandboxUser } from './sandbox-users.js';
 import { callWebApi } from './web-api.js';
 import { installDir } from '../install-dir.js';
+import { assertLoopbackHost, refuseRequest } from './request-guard.js';
 
 export interface SlackSandboxOptions {
   port: number;
@@ -49,7 +50,7 @@ const PAGE_FILES: Record<string, [string, string]> = {
 /**
  * The local Slack sandbox, Medic's embedded default when no Slack token is set: a loopback Slack
  * Web API for the real adapter, plus a page that renders the channel from the same Block Kit JSON
- * and sends the same signed interactions Slack would. Loopback only unless `host` says otherwise.
+ * and sends the same signed interactions Slack would. Loopback only (request-guard.ts).
  */
 export async function createSlackSandbox(options: SlackSandboxOptions): Promise<SlackSandbox> {
   const state = new SandboxState({ id: options.channelId ?? 'C0INCIDENTS', name: options.channelName ?? 'incidents' });
@@ -67,6 +68,8 @@ export async function createSlackSandbox(options: SlackSandboxOptions): Promise<
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://sandbox');
+    const refused = refuseRequest(req, { pageAction: url.pathname.startsWith('/sandbox/') && req.method !== 'GET' });
+    if (refused) return sendJson(res, 403, { ok: false, error: refused });
     const api = /^\/api\/([a-zA-Z.]+)$/.exec(url.pathname);
     if (req.method === 'POST' && api?.[1]) {
       const args = parseArgs(await readBody(req), req.headers['content-type']);
@@ -104,9 +107,11 @@ export async function createSlackSandbox(options: SlackSandboxOptions): Promise<
   // a spurious ECONNRESET, so the sandbox keeps idle sockets longer than any client here does.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  const host = options.host ?? '127.0.0.1';
+  assertLoopbackHost(host);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+    server.listen(options.port, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
   baseUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;

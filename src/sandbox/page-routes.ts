@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { applyResponse, buildBlockActions, buildSlashCommand, buildViewSubmission, type InboundContext } from './inbound.js';
 import { sendJson } from './http-io.js';
 import type { SandboxState } from './sandbox-state.js';
-import { SANDBOX_USERS, type SandboxUser } from './sandbox-users.js';
+import type { SandboxUser } from './sandbox-users.js';
 import { formBody, postSigned } from './sign-request.js';
 
 export interface PageDeps {
@@ -24,9 +24,19 @@ export function pageState(deps: PageDeps, userId: string): Record<string, unknow
     channel: state.channel,
     users: deps.users,
     command: deps.command,
-    messages: visible.map((m) => ({ ts: m.ts, text: m.text, blocks: m.blocks, threadTs: m.threadTs ?? null, ephemeral: m.ephemeralFor !== undefined, edited: m.edited ?? false, fromBot: m.botId !== undefined })),
+    messages: visible.map((m) => ({ ts: m.ts, text: m.text, blocks: withoutValues(m.blocks), threadTs: m.threadTs ?? null, ephemeral: m.ephemeralFor !== undefined, edited: m.edited ?? false, fromBot: m.botId !== undefined })),
     view: view ? { id: view.id, view: view.view, errors: view.errors ?? {} } : null,
   };
+}
+
+/**
+ * Blocks as the page renders them: button values stay on the server, which fills them in when it
+ * builds a click (as Slack does); the page needs labels, styles and confirm dialogs only.
+ */
+function withoutValues(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutValues);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'value').map(([key, item]) => [key, withoutValues(item)]));
 }
 
 /**
@@ -34,8 +44,9 @@ export function pageState(deps: PageDeps, userId: string): Record<string, unknow
  * Slack would send, signs it with the secret (which never reaches the browser) and forwards it.
  */
 export async function handlePageAction(deps: PageDeps, action: string, input: Record<string, unknown>, res: ServerResponse): Promise<void> {
-  const user = deps.users.find((u) => u.id === input.userId) ?? SANDBOX_USERS[0];
-  if (!user) return sendJson(res, 400, { error: 'no user' });
+  // Every action names who acts: a request naming no one is nobody, not the first approver.
+  const user = deps.users.find((u) => u.id === input.userId);
+  if (!user) return sendJson(res, 400, { error: 'user_required', detail: 'choose who you are in the sandbox page first' });
   const ctx: InboundContext = { state: deps.state, baseUrl: deps.baseUrl(), user };
   const forward = async (rawBody: string) => postSigned(deps.medicEventsUrl(), deps.signingSecret, rawBody);
   if (action === 'click') {

@@ -21,7 +21,7 @@ describe('redactSecrets', () => {
 
   it('labels each secret once, without nesting markers', () => {
     const out = redactSecrets('git push https://ghp_EXAMPLEexampleEXAMPLEexample01234567@github.com/x/y and password="p@ss w0rd"');
-    expect(out).toBe('git push https://[REDACTED:github-token]@github.com/x/y and password="[REDACTED:secret] w0rd"');
+    expect(out).toBe('git push https://[REDACTED:github-token]@github.com/x/y and password="[REDACTED:secret]"');
     expect(redactSecrets(out)).toBe(out);
   });
 

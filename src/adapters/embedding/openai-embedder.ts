@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { ErrorCode, MedicError } from '../../domain/errors.js';
 import type { Embedder } from '../../ports/retrieval.js';
 import { asEmbeddingError } from './openai-errors.js';
+import { sanitizeUntrusted } from '../../domain/untrusted/prepare.js';
 
 export interface OpenAIEmbedderOptions {
   /** Required by the SDK even for servers that ignore it (Ollama): pass any placeholder there. */
@@ -98,7 +99,9 @@ export async function createOpenAIEmbedder(options: OpenAIEmbedderOptions): Prom
     dimension,
     async embed(texts: string[]): Promise<number[][]> {
       const out: number[][] = [];
-      for (let i = 0; i < texts.length; i += batchSize) out.push(...(await request(texts.slice(i, i + batchSize), dimension)));
+      // The embeddings endpoint is outside the process: it gets the same redacted text as the model.
+      const clean = texts.map((text) => sanitizeUntrusted(text));
+      for (let i = 0; i < clean.length; i += batchSize) out.push(...(await request(clean.slice(i, i + batchSize), dimension)));
       return out;
     },
   };

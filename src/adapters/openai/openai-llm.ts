@@ -13,6 +13,7 @@ import type { Llm, LlmRequest, LlmResponse, LlmUsage } from '../../ports/llm.js'
 import { createCappedRetryFetch } from './cap-retry-wait.js';
 import { mapOpenAiError } from './map-openai-error.js';
 import { readAnswer, repairInstruction } from './read-answer.js';
+import { redactKnownSecrets } from '../../domain/untrusted/known-secrets.js';
 
 export type ResponseFormatMode = 'json_schema' | 'json_object';
 
@@ -73,8 +74,9 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
       const ctx = { host, step: request.step, model, timeoutMs: options.timeoutMs, maxRetries: options.maxRetries };
       const usage: LlmUsage = { promptTokens: 0, completionTokens: 0 };
       const messages: ChatCompletionMessageParam[] = [
-        { role: 'system', content: request.system },
-        { role: 'user', content: request.user },
+        // Sections are redacted as they are built; Medic's own secrets are caught here too, by value.
+        { role: 'system', content: redactKnownSecrets(request.system) },
+        { role: 'user', content: redactKnownSecrets(request.user) },
       ];
       try {
         for (let attempt = 0; attempt < 2; attempt++) {

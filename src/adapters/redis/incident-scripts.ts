@@ -10,7 +10,8 @@
  *       6 forming:<fingerprint>:events list, 7 activity zset (incident id -> last event recorded, ms),
  *       8 last:<fingerprint> (the family's closed incident), 9 cap:<hour> counter,
  *       10 cap:<service>:<hour> counter, 11 open:overflow:<hour>, 12 overflow:<hour>:families set,
- *       13 overflow:<hour>:template (the overflow incident record to create)
+ *       13 overflow:<hour>:template (the overflow incident record to create),
+ *       14 incidents:by-state hash (state -> count, kept here so metrics never scan the records)
  * ARGV: 1 prefix, 2 eventId, 3 nowMs, 4 candidateId, 5 incidentJson, 6 eventTime, 7 eventJson,
  *       8 sampleCap, 9 minEvents, 10 windowMs, 11 maxNewPerHour (0 = none),
  *       12 maxNewPerServiceHour (0 = none), 13 fingerprint, 14 msLeftInHour
@@ -103,6 +104,7 @@ if (maxAll > 0 and openedAll >= maxAll) or (maxService > 0 and openedService >= 
     redis.call('SET', KEYS[11], oid)
     redis.call('SET', prefix .. 'incident:' .. oid, template)
     redis.call('ZADD', KEYS[3], now, oid)
+    redis.call('HINCRBY', KEYS[14], cjson.decode(template)['state'], 1)
   end
   redis.call('SADD', KEYS[12], ARGV[13])
   redis.call('PEXPIRE', KEYS[12], leftMs + 7200000)
@@ -122,6 +124,7 @@ redis.call('PEXPIRE', KEYS[10], leftMs + 60000)
 redis.call('SET', KEYS[2], id)
 redis.call('SET', prefix .. 'incident:' .. id, json)
 redis.call('ZADD', KEYS[3], now, id)
+redis.call('HINCRBY', KEYS[14], cjson.decode(json)['state'], 1)
 redis.call('SADD', KEYS[4], id)
 redis.call('HSET', prefix .. 'incident:' .. id .. ':stats', 'count', 0, 'firstSeen', first, 'lastSeen', last)
 count_into(id, n, first, last)
@@ -142,17 +145,23 @@ return 1
 `;
 
 /**
- * Compare-and-set of an incident record plus its audit records, in one step.
- * KEYS: incident key, global audit stream, incident audit stream
+ * Compare-and-set of an incident record plus its audit records, in one step; a state change moves
+ * one count between states in the by-state hash.
+ * KEYS: incident key, global audit stream, incident audit stream, incidents:by-state hash
  * ARGV: expectedVersion, newJson, auditJson...
  * Returns 1 on success, 0 when the version moved (caller re-reads and retries), -1 when missing.
  */
 export const UPDATE_INCIDENT = `
 local current = redis.call('GET', KEYS[1])
 if not current then return -1 end
-local version = cjson.decode(current)['version']
-if tostring(version) ~= ARGV[1] then return 0 end
+local decoded = cjson.decode(current)
+if tostring(decoded['version']) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2])
+local nextState = cjson.decode(ARGV[2])['state']
+if nextState ~= decoded['state'] then
+  redis.call('HINCRBY', KEYS[4], decoded['state'], -1)
+  redis.call('HINCRBY', KEYS[4], nextState, 1)
+end
 for i = 3, #ARGV do
   redis.call('XADD', KEYS[2], '*', 'event', ARGV[i])
   redis.call('XADD', KEYS[3], '*', 'event', ARGV[i])

@@ -42,6 +42,8 @@ export interface IncidentStore {
   /** Reads, applies `mutate`, and writes back with its audit records unless another writer won; then retries. */
   update(id: string, mutate: (incident: Incident) => Mutation | undefined): Promise<Incident>;
   list(options?: { states?: IncidentState[]; limit?: number }): Promise<Incident[]>;
+  /** Incidents per state, from counts kept as states change (no record is read). */
+  countByState(): Promise<Partial<Record<IncidentState, number>>>;
   stats(id: string): Promise<IncidentStats | undefined>;
   recentEvents(id: string, limit?: number): Promise<ErrorEvent[]>;
   /** Incidents created whose analysis job may not have been enqueued yet (crash between the two). */
@@ -72,14 +74,15 @@ const PREDECESSOR_TTL_MS = 30 * 86_400_000;
 export function createIncidentStore(redis: Redis, prefix: string): IncidentStore {
   const r = redis as RedisWithScripts;
   if (typeof r.medicIngest !== 'function') {
-    redis.defineCommand('medicIngest', { numberOfKeys: 13, lua: INGEST_EVENT });
-    redis.defineCommand('medicUpdateIncident', { numberOfKeys: 3, lua: UPDATE_INCIDENT });
+    redis.defineCommand('medicIngest', { numberOfKeys: 14, lua: INGEST_EVENT });
+    redis.defineCommand('medicUpdateIncident', { numberOfKeys: 4, lua: UPDATE_INCIDENT });
     redis.defineCommand('medicReleaseFingerprint', { numberOfKeys: 3, lua: RELEASE_FINGERPRINT });
   }
   const key = (id: string) => `${prefix}incident:${id}`;
   const keys = {
     processed: `${prefix}processed`,
     incidents: `${prefix}incidents`,
+    byState: `${prefix}incidents:by-state`,
     pending: `${prefix}pending-analysis`,
     activity: `${prefix}activity`,
     open: (fingerprint: string) => `${prefix}open:${fingerprint}`,
@@ -95,6 +98,25 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
     return json === null ? undefined : Incident.parse(JSON.parse(json));
   }
 
+  /**
+   * Incidents recorded before the counts existed: counted once, page by page, then kept by the
+   * scripts. A write racing this one-off count can leave a gauge off by one until the next change.
+   */
+  async function rebuildCounts(): Promise<Partial<Record<IncidentState, number>>> {
+    const counts: Record<string, number> = {};
+    const total = await redis.zcard(keys.incidents);
+    for (let start = 0; start < total; start += 500) {
+      const ids = await redis.zrange(keys.incidents, start, start + 499);
+      const rows = ids.length > 0 ? await redis.mget(...ids.map(key)) : [];
+      for (const json of rows) {
+        const state = json === null ? undefined : (JSON.parse(json) as { state?: string }).state;
+        if (state) counts[state] = (counts[state] ?? 0) + 1;
+      }
+    }
+    if (Object.keys(counts).length > 0) await redis.hset(keys.byState, counts);
+    return counts;
+  }
+
   return {
     async ingest(inputs, nowMs, options = {}) {
       const hour = hourOf(nowMs);
@@ -107,7 +129,7 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
         pipeline.medicIngest(
           keys.processed, keys.open(fingerprint), keys.incidents, keys.pending,
           keys.forming(fingerprint), `${keys.forming(fingerprint)}:events`, keys.activity, keys.last(fingerprint),
-          keys.cap(hour), keys.cap(hour, candidate.service), keys.open(overflow), keys.families(overflow), keys.template(overflow),
+          keys.cap(hour), keys.cap(hour, candidate.service), keys.open(overflow), keys.families(overflow), keys.template(overflow), keys.byState,
           prefix, event.id, nowMs, candidate.id, JSON.stringify(candidate), event.time, JSON.stringify(event), SAMPLE_CAP,
           rule?.minEvents ?? 1, rule?.windowMs ?? 0, options.caps?.perHour ?? 0, options.caps?.perServiceHour ?? 0, fingerprint, msLeftInHour,
         );
@@ -133,7 +155,7 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
         if (!mutation) return current;
         const next = Incident.parse({ ...mutation.incident, version: current.version + 1 });
         const audit = mutation.audit.map((event) => JSON.stringify(AuditEvent.parse({ ...event, incidentId: id })));
-        const result = await r.medicUpdateIncident(key(id), `${prefix}audit`, `${prefix}audit:${id}`, String(current.version), JSON.stringify(next), ...audit);
+        const result = await r.medicUpdateIncident(key(id), `${prefix}audit`, `${prefix}audit:${id}`, keys.byState, String(current.version), JSON.stringify(next), ...audit);
         if (result === 1) return next;
         if (result === -1) throw new MedicError(ErrorCode.NotFound, `No incident ${id}.`);
       }
@@ -145,6 +167,11 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
       const rows = await redis.mget(...ids.map(key));
       const incidents = rows.flatMap((json) => (json === null ? [] : [Incident.parse(JSON.parse(json))]));
       return options.states ? incidents.filter((i) => options.states?.includes(i.state)) : incidents;
+    },
+    async countByState() {
+      const [[, counts], [, exists]] = ((await redis.multi().hgetall(keys.byState).exists(keys.byState).exec()) ?? [[null, {}], [null, 0]]) as [[unknown, Record<string, string>], [unknown, number]];
+      if (exists === 0 && (await redis.zcard(keys.incidents)) > 0) return rebuildCounts();
+      return Object.fromEntries(Object.entries(counts).map(([state, n]) => [state, Number(n)]));
     },
     async stats(id) {
       const hash = await redis.hgetall(`${key(id)}:stats`);

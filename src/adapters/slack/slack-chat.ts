@@ -7,6 +7,16 @@ import { findMessagesByKey, keyMetadata } from './message-keys.js';
 import { resolveChannelId } from './resolve-channel.js';
 import { callSlack, toSlackError } from './slack-errors.js';
 import { createSlackWebClient, type SlackClientOptions, type SlackWebClient } from './web-client.js';
+import { redactKnownSecrets } from '../../domain/untrusted/known-secrets.js';
+import { redactDeep } from '../../domain/untrusted/redact.js';
+
+/**
+ * Presenters redact what they render; Medic's own configured secrets are removed here too, by
+ * value, from every text and block bound for Slack, whatever path built them.
+ */
+function withoutKnownSecrets(message: ChatMessage): ChatMessage {
+  return redactDeep(message, redactKnownSecrets) as ChatMessage;
+}
 
 export type SlackChatOptions = { channel: string } & ({ client: SlackWebClient } | SlackClientOptions);
 
@@ -40,7 +50,8 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
   };
 
   /** Posts once per key within `channel` (and thread, when `threadTs` is set). */
-  async function postOnce(channel: string, key: string, message: ChatMessage, threadTs?: string): Promise<string> {
+  async function postOnce(channel: string, key: string, unsafe: ChatMessage, threadTs?: string): Promise<string> {
+    const message = withoutKnownSecrets(unsafe);
     const cacheKey = `${channel}/${threadTs ?? ''}/${key}`;
     const cached = known.get(cacheKey);
     if (cached) return cached;
@@ -84,7 +95,8 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
       return { channel, ts: await postOnce(channel, key, message) };
     },
 
-    async updateCard(ref, message): Promise<void> {
+    async updateCard(ref, unsafe): Promise<void> {
+      const message = withoutKnownSecrets(unsafe);
       await callSlack('chat.update', ref.channel, () => client.chat.update({ channel: ref.channel, ts: ref.ts, text: message.text, blocks: message.blocks as unknown as types.KnownBlock[] }));
     },
 
@@ -94,7 +106,7 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
 
     async postEphemeral(channel, userId, text): Promise<void> {
       const id = channel === options.channel ? await resolveChannel() : channel;
-      await callSlack('chat.postEphemeral', channel, () => client.chat.postEphemeral({ channel: id, user: userId, text: untrusted(text, 3_000) }));
+      await callSlack('chat.postEphemeral', channel, () => client.chat.postEphemeral({ channel: id, user: userId, text: redactKnownSecrets(untrusted(text, 3_000)) }));
     },
 
     async check(): Promise<ServiceCheck> {

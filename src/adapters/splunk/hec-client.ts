@@ -1,4 +1,5 @@
 import { ErrorCode, MedicError } from '../../domain/errors.js';
+import { redactDeep } from '../../domain/untrusted/redact.js';
 
 export interface HecOptions {
   /** The collector base, e.g. https://splunk:8088 (HEC has its own port). */
@@ -25,7 +26,7 @@ export function createHecClient(options: HecOptions) {
     async send(events: HecEvent[]): Promise<void> {
       if (events.length === 0) return;
       const body = events
-        .map((e) => JSON.stringify({ time: e.time, event: e.event, sourcetype: options.sourcetype, source: 'medic', ...(options.index ? { index: options.index } : {}) }))
+        .map((e) => JSON.stringify({ time: e.time, event: redactDeep(e.event), sourcetype: options.sourcetype, source: 'medic', ...(options.index ? { index: options.index } : {}) }))
         .join('\n');
       let response: Response;
       try {

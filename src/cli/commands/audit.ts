@@ -2,6 +2,7 @@ import type { AuditEvent } from '../../domain/audit.js';
 import type { AuditLog } from '../../ports/audit.js';
 import type { CliCommand, CliIo } from '../command.js';
 import { readArgs, tryParse, type ParsedArgs } from '../read-args.js';
+import { terminalIo, terminalJson } from '../terminal-output.js';
 
 export interface AuditCommandDeps {
   audit: AuditLog;
@@ -74,7 +75,8 @@ export function createAuditCommand(buildDeps: () => Promise<AuditCommandDeps>): 
     name: 'audit',
     usage: USAGE,
     summary: 'List audit records (tool calls, decisions, who, incident, trace), oldest first',
-    async run(args: string[], io: CliIo): Promise<number> {
+    async run(args: string[], rawIo: CliIo): Promise<number> {
+      const io = terminalIo(rawIo);
       const parsed = readArgs(args, io, this, OPTIONS);
       if (typeof parsed === 'number') return parsed;
       const query = parsed.positionals.length > 0 ? `unexpected argument ${parsed.positionals[0] ?? ''}` : toQuery(parsed.values);
@@ -85,7 +87,7 @@ export function createAuditCommand(buildDeps: () => Promise<AuditCommandDeps>): 
       const deps = await buildDeps();
       try {
         const events = filterAudit(await deps.audit.list(query.incidentId ? { incidentId: query.incidentId } : {}), query);
-        for (const event of events) io.stdout.write(`${query.json ? JSON.stringify(event) : formatRow(event)}\n`);
+        for (const event of events) (query.json ? rawIo : io).stdout.write(`${query.json ? terminalJson(event) : formatRow(event)}\n`);
         if (!query.json) io.stderr.write(`${events.length} record(s)\n`);
         return 0;
       } finally {

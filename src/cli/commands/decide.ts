@@ -1,6 +1,7 @@
 import type { CliCommand } from '../command.js';
 import type { BootMedic } from '../boot-medic.js';
 import { readArgs } from '../read-args.js';
+import { terminalIo } from '../terminal-output.js';
 
 /** Shorter than this, a prefix could match a proposal the operator never saw. */
 export const MIN_HASH_PREFIX = 12;
@@ -25,7 +26,8 @@ export function createDecideCommand(verdict: 'approve' | 'reject', boot: BootMed
     name: verdict,
     usage: verdict === 'approve' ? 'approve <incident> <proposal-hash>' : 'reject <incident> [reason…]',
     summary: verdict === 'approve' ? 'approve the proposal `show` displayed (by its hash) as the configured operator' : 'reject the proposed fix with a reason',
-    async run(args, io) {
+    async run(args, rawIo) {
+      const io = terminalIo(rawIo);
       const parsed = readArgs(args, io, this, {});
       if (typeof parsed === 'number') return parsed;
       const [id, ...rest] = parsed.positionals;

@@ -5,6 +5,7 @@ import type { RetrievalDeps } from '../../retrieval/indexed-doc.js';
 import { ingestDocs } from '../../retrieval/ingest-docs.js';
 import type { CliCommand, CliIo } from '../command.js';
 import { readArgs } from '../read-args.js';
+import { terminalJson } from '../terminal-output.js';
 
 /** The configured embedder and store, plus how to release them; built by the composition root. */
 export interface DocsDeps extends RetrievalDeps {
@@ -34,7 +35,7 @@ async function search(deps: DocsDeps, text: string, io: CliIo): Promise<number> 
   // The same query path as the pipeline's similar-docs step, for an operator checking what it finds.
   const event = ErrorEvent.parse({ id: 'cli', source: 'cli', time: new Date().toISOString(), service: 'cli', severity: 'error', message: text, raw: text });
   for (const doc of await findSimilarDocs(deps, { event, template: text })) {
-    io.stdout.write(`${JSON.stringify({ id: doc.id, title: doc.title, source: doc.source, similarity: Number(doc.similarity.toFixed(4)) })}\n`);
+    io.stdout.write(`${terminalJson({ id: doc.id, title: doc.title, source: doc.source, similarity: Number(doc.similarity.toFixed(4)) })}\n`);
   }
   return 0;
 }

@@ -1,6 +1,7 @@
 import type { CliCommand } from '../command.js';
 import type { BootMedic } from '../boot-medic.js';
 import { readArgs } from '../read-args.js';
+import { terminalIo } from '../terminal-output.js';
 
 /** `doctor`: each configured service — reachable, authenticated, which adapter — and what to fix. */
 export function createDoctorCommand(boot: BootMedic): CliCommand {
@@ -8,7 +9,8 @@ export function createDoctorCommand(boot: BootMedic): CliCommand {
     name: 'doctor',
     usage: 'doctor',
     summary: 'check every configured service and say what works and what does not',
-    async run(args, io) {
+    async run(args, rawIo) {
+      const io = terminalIo(rawIo);
       const parsed = readArgs(args, io, this, {});
       if (typeof parsed === 'number') return parsed;
       if (parsed.positionals.length > 0) {

@@ -1,6 +1,7 @@
 import type { CliCommand } from '../command.js';
 import type { BootReader } from '../boot-reader.js';
 import { readArgs } from '../read-args.js';
+import { terminalIo } from '../terminal-output.js';
 
 /** `incidents [--open]`: one line per incident, newest first. */
 export function createIncidentsCommand(boot: BootReader): CliCommand {
@@ -8,7 +9,8 @@ export function createIncidentsCommand(boot: BootReader): CliCommand {
     name: 'incidents',
     usage: 'incidents [--open]',
     summary: 'list incidents (state, events, service, title)',
-    async run(args, io) {
+    async run(args, rawIo) {
+      const io = terminalIo(rawIo);
       const parsed = readArgs(args, io, this, { open: { type: 'boolean' } });
       if (typeof parsed === 'number') return parsed;
       if (parsed.positionals.length > 0) {

@@ -12,6 +12,7 @@ import { createDirectoryRepository } from '../../code-search/directory-repositor
 import { createWorkTreeHistory } from '../../adapters/git/work-tree-history.js';
 import { rankFiles } from '../../code-search/search-code.js';
 import { findSuspectCommitsIn } from '../../retrieval/find-suspect-commits.js';
+import { jsonSafe } from '../terminal-output.js';
 
 const MAX_STDIN = 1024 * 1024;
 
@@ -56,7 +57,7 @@ export const locateCommand: CliCommand = {
     const suspects = history ? await findSuspectCommitsIn({ listFiles: () => repo.listFiles(), ...history }, { text, time: new Date().toISOString(), frames: limit }) : [];
     for (const { file, score } of ranked) {
       const commit = suspects.find((s) => s.file === file)?.sha;
-      io.stdout.write(`${JSON.stringify(commit ? { file, score, commit } : { file, score })}\n`);
+      io.stdout.write(`${jsonSafe(JSON.stringify(commit ? { file, score, commit } : { file, score }))}\n`);
     }
     return 0;
   },

@@ -4,6 +4,7 @@ import { ingestEvents } from '../../use-cases/ingest-events.js';
 import type { CliCommand } from '../command.js';
 import type { BootMedic } from '../boot-medic.js';
 import { readArgs } from '../read-args.js';
+import { terminalIo } from '../terminal-output.js';
 
 /** `replay <file>`: injects error events (a JSON array or JSON lines of ErrorEvent) as if polled. */
 export function createReplayCommand(boot: BootMedic): CliCommand {
@@ -11,7 +12,8 @@ export function createReplayCommand(boot: BootMedic): CliCommand {
     name: 'replay',
     usage: 'replay <events.json|events.jsonl>',
     summary: 'inject error events as if the log source had reported them',
-    async run(args, io) {
+    async run(args, rawIo) {
+      const io = terminalIo(rawIo);
       const parsed = readArgs(args, io, this, {});
       if (typeof parsed === 'number') return parsed;
       const [file, ...extra] = parsed.positionals;

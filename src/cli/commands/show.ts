@@ -1,6 +1,7 @@
 import type { CliCommand } from '../command.js';
 import type { BootReader } from '../boot-reader.js';
 import { readArgs } from '../read-args.js';
+import { terminalIo, terminalJson } from '../terminal-output.js';
 
 /** `show <id> [--json]`: state, evidence, RCA, proposal (full diff) and the audit trail. */
 export function createShowCommand(boot: BootReader): CliCommand {
@@ -8,7 +9,8 @@ export function createShowCommand(boot: BootReader): CliCommand {
     name: 'show',
     usage: 'show <incident> [--json]',
     summary: 'show one incident: evidence, RCA, proposal, audit trail',
-    async run(args, io) {
+    async run(args, rawIo) {
+      const io = terminalIo(rawIo);
       const parsed = readArgs(args, io, this, { json: { type: 'boolean' } });
       if (typeof parsed === 'number') return parsed;
       const [id, ...extra] = parsed.positionals;
@@ -24,7 +26,7 @@ export function createShowCommand(boot: BootReader): CliCommand {
         }
         const trail = await audit.list({ incidentId: id });
         if (parsed.values.json === true) {
-          io.stdout.write(JSON.stringify({ ...view, audit: trail }, null, 2) + '\n');
+          rawIo.stdout.write(terminalJson({ ...view, audit: trail }, 2) + '\n');
           return 0;
         }
         const { incident, stats } = view;

@@ -6,6 +6,7 @@ import { createTemplateMiner } from '../../domain/templates/template-miner.js';
 import type { CliCommand } from '../command.js';
 import { readArgs } from '../read-args.js';
 import { readLineBatches } from '../read-lines.js';
+import { jsonSafe } from '../terminal-output.js';
 
 const READ_BYTES = 1 << 20;
 const WRITE_CHARS = 1 << 20;
@@ -60,7 +61,7 @@ export const templatesCommand: CliCommand = {
       let json = printed.get(id);
       if (json === undefined) {
         const out = miner.lookup(id) ?? { groupId: id, template: lastTemplate.get(id) ?? '' };
-        json = `${JSON.stringify({ group: out.groupId, template: out.template })}\n`;
+        json = `${jsonSafe(JSON.stringify({ group: out.groupId, template: out.template }))}\n`;
         printed.set(id, json);
       }
       chunk.push(json);

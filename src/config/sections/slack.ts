@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intFrom, optionalString, urlString } from '../env-helpers.js';
+import { boolFrom, intFrom, optionalString, urlString } from '../env-helpers.js';
 
 /**
  * Slack. Setting SLACK_BOT_TOKEN (with SLACK_SIGNING_SECRET) switches the real Slack app on when
@@ -21,6 +21,12 @@ export const slackEnv = {
   MEDIC_SANDBOX_PORT: intFrom(3001, 0, 65_535),
   /** Overrides the sandbox's view of Medic's events endpoint (default http://127.0.0.1:PORT/slack/events). */
   MEDIC_SANDBOX_EVENTS_URL: urlString,
+  /**
+   * The sandbox refuses to start beside a real code host (GitHub) or with NODE_ENV=production:
+   * its page approves fixes for whoever reaches it. `true` starts it anyway; its users are then
+   * never approvers unless MEDIC_APPROVERS names them.
+   */
+  MEDIC_SANDBOX_FORCE: boolFrom(false),
 };
 
 export const SlackEnvObject = z.object(slackEnv);

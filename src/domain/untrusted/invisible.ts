@@ -1,7 +1,7 @@
 /**
  * Characters that change how text reads without being seen: zero-width joiners and spaces, bidi
  * overrides and isolates (the "Trojan Source" trick), variation selectors, tag characters and
- * stray control characters. Ranges, not a regex: combining marks confuse regex character classes.
+ * stray control characters. Listed as code point ranges, matched as one `u`-flag character class.
  */
 const INVISIBLE_RANGES: [number, number][] = [
   [0x00ad, 0x00ad], // soft hyphen
@@ -21,19 +21,43 @@ const INVISIBLE_RANGES: [number, number][] = [
   [0xe0000, 0xe0fff], // tag characters and supplementary variation selectors
 ];
 
-function isInvisible(code: number): boolean {
-  // Keep tab, newline and carriage return; every other C0/C1 control is noise or an attack.
-  if (code < 0x20) return code !== 0x09 && code !== 0x0a && code !== 0x0d;
-  if (code >= 0x7f && code <= 0x9f) return true;
-  return INVISIBLE_RANGES.some(([from, to]) => code >= from && code <= to);
+function rangeClass(ranges: [number, number][]): string {
+  const hex = (code: number) => `\\u{${code.toString(16)}}`;
+  return ranges.map(([from, to]) => (from === to ? hex(from) : `${hex(from)}-${hex(to)}`)).join('');
+}
+
+// Keep tab, newline and carriage return; every other C0/C1 control is noise or an attack.
+// One character class with the `u` flag: linear, and code points rather than UTF-16 halves.
+const INVISIBLE = new RegExp(`[${rangeClass([[0x00, 0x08], [0x0b, 0x0c], [0x0e, 0x1f], [0x7f, 0x9f], ...INVISIBLE_RANGES])}]`, 'gu');
+
+export function isInvisible(code: number): boolean {
+  INVISIBLE.lastIndex = 0;
+  return INVISIBLE.test(String.fromCodePoint(code));
 }
 
 export function stripInvisible(text: string): string {
-  let out = '';
-  for (const char of text) {
-    if (!isInvisible(char.codePointAt(0) ?? 0)) out += char;
-  }
-  return out;
+  return text.replace(INVISIBLE, '');
+}
+
+// The same characters plus carriage return, which lets a line overwrite itself on a terminal.
+const HIDDEN = new RegExp(`[\\r${INVISIBLE.source.slice(1)}`, 'gu');
+
+/**
+ * Shows every invisible or control character as an escape (`\x1b`, `\u{202e}`) instead of removing
+ * it: for an approver or operator who must see exactly what a text holds. Tab and newline stay.
+ */
+export function revealInvisible(text: string): string {
+  return text.replace(HIDDEN, (char) => {
+    const code = char.codePointAt(0) ?? 0;
+    if (code === 0x0d) return '\\r';
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
+  });
+}
+
+/** True when the text holds a character revealInvisible would show as an escape. */
+export function hasHiddenCharacters(text: string): boolean {
+  HIDDEN.lastIndex = 0;
+  return HIDDEN.test(text);
 }
 
 /**

@@ -226,8 +226,13 @@ async function refresh() {
   const state = await response.json();
   if (users.length === 0) {
     users = state.users;
-    if (!users.some((u) => u.id === userId)) userId = users[0].id;
+    // No default: whoever approves says who they are.
+    if (!users.some((u) => u.id === userId)) userId = '';
     const select = $('#user');
+    const none = el('option', '', 'Choose who you are…');
+    none.value = '';
+    none.disabled = true;
+    select.append(none);
     for (const user of users) {
       const option = el('option', '', user.label);
       option.value = user.id;

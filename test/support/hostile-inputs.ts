@@ -1,0 +1,59 @@
+/**
+ * Adversarial inputs for every function that reads untrusted text: the shapes that make
+ * backtracking regexes quadratic (long runs with no match, near-matches, keys with no value,
+ * nested separators, unclosed quotes and tags), delimiters, and unicode. Shared by the
+ * hostile-input suite and `npm run bench -- redaction`.
+ */
+export const HOSTILE_SIZE = 64 * 1024;
+
+function fill(unit: string, size: number): string {
+  return unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+}
+
+function counting(make: (i: number) => string, size: number): string {
+  let out = '';
+  for (let i = 0; out.length < size; i++) out += make(i);
+  return out.slice(0, size);
+}
+
+export function hostileInputs(size = HOSTILE_SIZE): Record<string, string> {
+  return {
+    'spaces': ' '.repeat(size),
+    'tabs and newlines': fill(' \t\n', size),
+    'one long word': 'a'.repeat(size),
+    'long digit run': '7'.repeat(size),
+    'long hex run': fill('0123456789abcdef', size),
+    'long base64-ish run': fill('aZ3+/', size),
+    'key with no value': fill('password=', size),
+    'key colon spaces': fill('token:    ', size),
+    'key then spaces': fill('secret     ', size),
+    'flag with no value': fill('--password ', size),
+    'unclosed quotes': fill('password="', size),
+    'escaped quotes': fill('\\"api_key\\":\\"', size),
+    'unclosed tags': fill('<password>', size),
+    'many distinct keys': counting((i) => `db_pass${i}=v${i} `, size),
+    'cookie pairs': `Cookie: ${fill('a=b; ', size)}`,
+    'url params': fill('?token=&sig=&', size),
+    'schemes': fill('a://', size),
+    'userinfo near-match': fill('http://u:', size),
+    'dotted words': fill('a.', size),
+    'email near-match': fill('a@a.', size),
+    'bearer repeated': fill('Bearer ', size),
+    'pem begin repeated': fill('-----BEGIN ', size),
+    'jwt near-match': fill('eyJabcdefgh.', size),
+    'vendor prefixes': fill('ghp_ xoxb- sk- glpat- npm_ AKIA ', size),
+    'spaced digits': fill('1 ', size),
+    'dashed digits': fill('1-', size),
+    'iban near-match': fill('DE89 ', size),
+    'nested separators': fill('a=b=c:d;e,f&g|', size),
+    'brackets': fill('{[(<', size),
+    'fence delimiters': fill('<<untrusted-logs nonce=x>> ', size),
+    'fence near-match': fill('<< / untrusted', size),
+    'stack frame near-match': fill('    at a.b (', size),
+    'python frame near-match': fill('  File "', size),
+    'slack specials': fill('<!channel> <@U1> &lt; ', size),
+    'camelCase chain': fill('aB', size),
+    'unicode mix': fill('é🙂\u200b\u202eｱ', size),
+    'control characters': fill('\x1b[2K\x07\r', size),
+  };
+}
