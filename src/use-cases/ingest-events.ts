@@ -14,7 +14,8 @@ export interface IngestDeps {
   /** Opening rules and caps; without them every family opens at its first event, uncapped. */
   storm?: Pick<StormSettings, 'open' | 'rules' | 'maxNewPerHour' | 'maxNewPerServiceHour'>;
   clock: () => Date;
-  onIngested?: (status: IngestStatus) => void;
+  /** Called once per event, in input order, with what became of it ('' when held or a duplicate). */
+  onIngested?: (status: IngestStatus, incidentId: string, event: ErrorEvent) => void;
   /** The online template miner; each new incident records its message family. */
   miner?: TemplateMiner;
 }
@@ -52,9 +53,9 @@ export async function ingestEvents(events: ErrorEvent[], deps: IngestDeps): Prom
       };
     });
     const results = await deps.store.ingest(inputs, at.getTime(), options);
-    for (const result of results) {
+    for (const [j, result] of results.entries()) {
       counts[result.status]++;
-      deps.onIngested?.(result.status);
+      deps.onIngested?.(result.status, result.incidentId, inputs[j]!.event);
       if (result.status === 'absorbed' || result.status === 'overflow') moved.add(result.incidentId);
     }
   }
