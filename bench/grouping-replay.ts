@@ -62,7 +62,10 @@ export async function replaySystem(
       });
       await snapshots.save(miner.snapshot());
     }
-    const incidents = events.map((e) => byEvent.get(e.id) ?? '');
+    const incidents = await Promise.all(events.map(async (e) => {
+      const id = byEvent.get(e.id) ?? '';
+      return id === '' ? '' : store.resolve(id);
+    }));
     const overflow = new Set<string>();
     for (const id of new Set(incidents)) {
       if (id !== '' && (await store.get(id))?.fingerprint.startsWith('overflow:')) overflow.add(id);

@@ -156,6 +156,10 @@ export const Incident = z.object({
   tokens: z.record(z.string(), z.number().int().nonnegative()).default({}),
   /** Set when this incident is a recurrence: the closed incident of the same family before it. */
   previousIncidentId: z.string().optional(),
+  /** Set when its family was found to be another's: the incident whose card now holds its events. */
+  mergedInto: z.string().optional(),
+  /** Incidents whose events this one absorbed when their families merged. */
+  mergedFrom: z.array(z.string()).default([]),
 });
 export type Incident = z.infer<typeof Incident>;
 
@@ -198,6 +202,7 @@ export function createIncident(input: {
     round: 0,
     provenance: {},
     feedback: [],
+    mergedFrom: [],
     tokens: {},
   };
 }

@@ -1,5 +1,6 @@
 import type { ErrorEvent } from '../domain/event.js';
 import { fingerprintEvent } from '../domain/fingerprint.js';
+import { shortHash } from '../domain/hash.js';
 import { createIncident, type Incident } from '../domain/incident.js';
 import { hourOf, openRuleFor, overflowFingerprint, presentOverflowTitle, type StormSettings } from '../domain/storm-policy.js';
 import { maskMessage } from '../domain/templates/mask-message.js';
@@ -41,13 +42,17 @@ export async function ingestEvents(events: ErrorEvent[], deps: IngestDeps): Prom
   const moved = new Set<string>();
   for (let i = 0; i < events.length; i += BATCH) {
     const inputs = events.slice(i, i + BATCH).map((event) => {
-      const fingerprint = fingerprintEvent(event, templateOf(event.message));
-      const id = `inc-${fingerprint.key.slice(0, 12)}-${Math.floor(Date.parse(event.time) / 1000).toString(36)}`;
+      const firstLine = event.message.split('\n', 1)[0] ?? '';
+      // The family the miner learns from the stream decides membership; its merges move incidents.
+      const family = deps.miner?.add(firstLine);
+      const merges = deps.miner?.takeMerges();
+      const fingerprint = fingerprintEvent(event, family ?? templateOf(firstLine));
+      const id = `inc-${shortHash(fingerprint.key).slice(0, 12)}-${Math.floor(Date.parse(event.time) / 1000).toString(36)}`;
       const rule = deps.storm ? openRuleFor(event.service, deps.storm) : undefined;
-      const family = deps.miner?.add(event.message.split('\n', 1)[0] ?? '');
       const candidate = createIncident({ id, fingerprint: fingerprint.key, title: fingerprint.title, event, at: at.toISOString() });
       return {
-        event, fingerprint: fingerprint.key,
+        event, fingerprint: fingerprint.key, scope: fingerprint.scope, family: fingerprint.family,
+        merges: merges && merges.length > 0 ? merges : undefined,
         candidate: family ? { ...candidate, family } : candidate,
         rule: rule && { minEvents: rule.minEvents, windowMs: rule.windowS * 1000 },
       };
@@ -59,6 +64,9 @@ export async function ingestEvents(events: ErrorEvent[], deps: IngestDeps): Prom
       if (result.status === 'absorbed' || result.status === 'overflow') moved.add(result.incidentId);
     }
   }
+  // Merges are journaled by the ingest script; their records and audit are written here (and
+  // by the next poll, when a worker died first).
+  for (const id of await deps.store.finishMerges()) moved.add(id);
   await enqueuePending(deps);
   // One enqueue per incident per poll; the queue's dedup keeps it to one refresh per period.
   if (deps.enqueueCardRefresh) for (const id of moved) await deps.enqueueCardRefresh(id);

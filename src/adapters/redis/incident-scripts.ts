@@ -10,10 +10,11 @@
  *       6 forming:<fingerprint>:events list, 7 activity zset (incident id -> last event recorded, ms),
  *       8 last:<fingerprint> (the family's closed incident), 9 cap:<hour> counter,
  *       10 cap:<service>:<hour> counter, 11 open:overflow:<hour>, 12 overflow:<hour>:families set,
- *       13 overflow:<hour>:template (the overflow incident record to create)
+ *       13 overflow:<hour>:template (the overflow incident record to create),
+ *       14 family:<family>:scopes set (the scopes in which the family holds state, for merges)
  * ARGV: 1 prefix, 2 eventId, 3 nowMs, 4 candidateId, 5 incidentJson, 6 eventTime, 7 eventJson,
  *       8 sampleCap, 9 minEvents, 10 windowMs, 11 maxNewPerHour (0 = none),
- *       12 maxNewPerServiceHour (0 = none), 13 fingerprint, 14 msLeftInHour
+ *       12 maxNewPerServiceHour (0 = none), 13 fingerprint, 14 msLeftInHour, 15 scope
  * Returns {status, incidentId}: duplicate | held (below the opening rule) | created | absorbed |
  * overflow (over the hourly cap: counted into the hour's overflow incident).
  */
@@ -55,6 +56,11 @@ if redis.call('SISMEMBER', KEYS[12], ARGV[13]) == 1 then
 end
 
 -- No open incident: the family forms until its opening rule is met (N events within the window).
+-- From here on the family holds state under its fingerprint, which a family merge must find.
+if ARGV[15] ~= '' then
+  redis.call('SADD', KEYS[14], ARGV[15])
+  redis.call('PEXPIRE', KEYS[14], 2592000000)
+end
 local n, first, last = 1, eventTime, eventTime
 local minEvents = tonumber(ARGV[9])
 if minEvents > 1 then

@@ -18,6 +18,11 @@ export interface TemplateMiner {
   lookup(groupId: string): MinedTemplate | undefined;
   groupCount(): number;
   snapshot(): MinerSnapshot;
+  /**
+   * The merges learned since the last call, oldest first: [retired id, survivor id] for every
+   * group that had been returned by `add`, so the incidents keyed on it can follow.
+   */
+  takeMerges(): [string, string][];
 }
 
 /**
@@ -31,6 +36,7 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
   const config: MinerOptions = { ...defaultMinerOptions, ...options };
   const store = createGroupStore(config.maxAliases);
   let nextSeq = 0;
+  let merges: [string, string][] = [];
 
   function findBest(message: Tokens): { group: Group; exact: boolean } | undefined {
     let best: Group | undefined;
@@ -64,6 +70,7 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
   /** Folds the younger group into the older one, whose id survives; returns the survivor. */
   function merge(a: Group, b: Group): Group {
     const [survivor, gone] = a.seq < b.seq ? [a, b] : [b, a];
+    if (gone.count > 0) merges.push([gone.id, survivor.id]);
     survivor.count += gone.count;
     store.remove(gone);
     store.retire(gone.id, survivor.id);
@@ -142,6 +149,11 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
       return group && { groupId: group.id, template: group.template };
     },
     groupCount: () => store.size,
+    takeMerges() {
+      const taken = merges;
+      merges = [];
+      return taken;
+    },
     snapshot: () => ({
       version: 1,
       nextSeq,
