@@ -35,8 +35,8 @@ export function createRefreshCardJob(deps: RefreshCardDeps): JobDefinition<z.inf
 
 export async function refreshCard(incidentId: string, deps: RefreshCardDeps): Promise<Incident | undefined> {
   let incident = await deps.store.get(incidentId);
-  // A closed card says how it was resolved; the count no longer changes it.
-  if (!incident || incident.state === 'closed') return incident;
+  // A closed card says how it was resolved; the count no longer changes it. A merged one says where its events went.
+  if (!incident || (incident.state === 'closed' && !incident.mergedInto)) return incident;
   const stats = await deps.store.stats(incidentId);
   if (isOverflowFingerprint(incident.fingerprint)) incident = await showOverflow(incident, deps);
   if (incident.card) await deps.chat.updateCard(incident.card, presentIncidentCard({ incident, stats }));

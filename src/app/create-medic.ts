@@ -94,7 +94,7 @@ export function createMedic(parts: MedicParts): Medic {
     dedupeRetentionMs: DEDUPE_RETENTION_MS,
     enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round),
     enqueueCardRefresh: (id) => queues.enqueueCardRefresh(id), storm,
-    onIngested: (status) => metrics.eventsIngested.inc({ status }),
+    onIngested: (status) => metrics.eventsIngested.inc({ status }), afterStep,
   };
   const commands = createIncidentCommands({
     store, audit, authority: adapters.authority, clock,

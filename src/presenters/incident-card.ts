@@ -33,6 +33,7 @@ export function presentIncidentCard({ incident, stats }: IncidentView, options: 
     { block: context(`Incident \`${escapeMrkdwn(incident.id)}\` · ${incident.state.replace('_', ' ')}${seen}`) },
   ];
   if (incident.previousIncidentId) parts.push({ block: context(`↩️ Recurrence of \`${escapeMrkdwn(incident.previousIncidentId)}\``) });
+  if (incident.mergedInto) parts.push({ block: context(`🔗 Merged into \`${escapeMrkdwn(incident.mergedInto)}\`: the same family; its events count there`) });
   if (progress) parts.push({ block: context(progress) });
   if (incident.logs?.note) parts.push({ block: context(`Logs: ${untrusted(incident.logs.note, 300)}`), dropRank: 4 });
   for (const block of presentRootCause(incident)) parts.push({ block, dropRank: 1 });

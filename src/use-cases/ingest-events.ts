@@ -17,8 +17,10 @@ export interface IngestDeps {
   clock: () => Date;
   /** Called once per event, in input order, with what became of it ('' when held or a duplicate). */
   onIngested?: (status: IngestStatus, incidentId: string, event: ErrorEvent) => void;
-  /** The online template miner; each new incident records its message family. */
+  /** The online template miner: its families decide incident membership. */
   miner?: TemplateMiner;
+  /** Called with 'family-merge' once the events (and any family merges) are in Redis, before the merged records are written. */
+  afterStep?: (step: string) => void;
 }
 
 const BATCH = 1_000;
@@ -64,6 +66,7 @@ export async function ingestEvents(events: ErrorEvent[], deps: IngestDeps): Prom
       if (result.status === 'absorbed' || result.status === 'overflow') moved.add(result.incidentId);
     }
   }
+  deps.afterStep?.('family-merge');
   // Merges are journaled by the ingest script; their records and audit are written here (and
   // by the next poll, when a worker died first).
   for (const id of await deps.store.finishMerges()) moved.add(id);

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { PIPELINE_ACTOR } from '../../domain/audit.js';
-import type { Incident } from '../../domain/incident.js';
+import { canTransition, type Incident } from '../../domain/incident.js';
 import type { Mutation } from './incident-store.js';
 
 /** A journaled record change from the family-merge script. */
@@ -34,7 +34,12 @@ export async function finishMerges(redis: Redis, prefix: string, update: Update)
     await update(id, (incident) => {
       if (incident.fingerprint === change.fingerprint && incident.mergedInto === change.into) return undefined;
       return {
-        incident: { ...incident, fingerprint: change.fingerprint, mergedInto: change.into, family: incident.family && { ...incident.family, groupId: change.family }, updatedAt: at },
+        incident: {
+          ...incident,
+          // A merged-away incident is done: its card points to the survivor and its analysis stops.
+          state: change.into && canTransition(incident.state, 'closed') ? 'closed' : incident.state,
+          fingerprint: change.fingerprint, mergedInto: change.into, family: incident.family && { ...incident.family, groupId: change.family }, updatedAt: at,
+        },
         audit: [{
           at, action: change.into ? 'incident.merged' : 'incident.family-merged', outcome: 'done', actor: PIPELINE_ACTOR,
           reason: change.into ? `its family was found to be the same as ${change.into}'s; its events now count there` : 'its family was found to be the same as another, whose fingerprint it now holds',
