@@ -16,7 +16,7 @@ export interface IngestDeps {
   storm?: Pick<StormSettings, 'open' | 'rules' | 'maxNewPerHour' | 'maxNewPerServiceHour'>;
   clock: () => Date;
   /** Called once per event, in input order, with what became of it ('' when held or a duplicate). */
-  onIngested?: (status: IngestStatus, incidentId: string, event: ErrorEvent) => void;
+  onIngested?: (status: IngestStatus, incidentId: string, event: ErrorEvent, fingerprint: string) => void;
   /** The online template miner: its families decide incident membership. */
   miner?: TemplateMiner;
   /** Called with 'family-merge' once the events (and any family merges) are in Redis, before the merged records are written. */
@@ -62,7 +62,7 @@ export async function ingestEvents(events: ErrorEvent[], deps: IngestDeps): Prom
     const results = await deps.store.ingest(inputs, at.getTime(), options);
     for (const [j, result] of results.entries()) {
       counts[result.status]++;
-      deps.onIngested?.(result.status, result.incidentId, inputs[j]!.event);
+      deps.onIngested?.(result.status, result.incidentId, inputs[j]!.event, inputs[j]!.fingerprint);
       if (result.status === 'absorbed' || result.status === 'overflow') moved.add(result.incidentId);
     }
   }

@@ -52,7 +52,10 @@ if id then return absorb(id) end
 -- A family suppressed this hour keeps counting into the hour's overflow incident.
 if redis.call('SISMEMBER', KEYS[12], ARGV[13]) == 1 then
   local oid = redis.call('GET', KEYS[11])
-  if oid then return absorb(oid) end
+  if oid then
+    absorb(oid)
+    return {'overflow', oid}
+  end
 end
 
 -- No open incident: the family forms until its opening rule is met (N events within the window).

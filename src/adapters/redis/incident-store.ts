@@ -67,6 +67,8 @@ export interface IncidentStore {
   finishMerges(): Promise<string[]>;
   /** The incident an id ended in after every merge. */
   resolve(id: string): Promise<string>;
+  /** The open incident holding a fingerprint, if any. */
+  openIncidentOf(fingerprint: string): Promise<string | undefined>;
 }
 
 type RedisWithScripts = Redis & {
@@ -223,6 +225,9 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
       return finishMerges(redis, prefix, (id, mutate) => store.update(id, mutate));
     },
     resolve: (id) => resolveMerged(redis, prefix, id),
+    async openIncidentOf(fingerprint) {
+      return (await redis.get(keys.open(fingerprint))) ?? undefined;
+    },
   };
   return store;
 }
