@@ -158,6 +158,8 @@ export const Incident = z.object({
   previousIncidentId: z.string().optional(),
   /** Set when its family was found to be another's: the incident whose card now holds its events. */
   mergedInto: z.string().optional(),
+  /** The overflow incident this family was promoted out of, having outgrown an incident opened under the cap. */
+  promotedFrom: z.string().optional(),
   /** Incidents whose events this one absorbed when their families merged. */
   mergedFrom: z.array(z.string()).default([]),
 });

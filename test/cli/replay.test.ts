@@ -60,11 +60,11 @@ describe('replay FILE --print-incidents', () => {
     const env = { ...world.env, MEDIC_MAX_NEW_INCIDENTS_PER_SERVICE_HOUR: '1' };
     const file = join(world.dir, 'storm.jsonl');
     const line = (message: string, i: number) => JSON.stringify({ time: `2026-11-30T09:00:0${i}.000Z`, level: 'ERROR', service: 'billing', message });
-    await writeFile(file, [line('invoice render failed', 0), line('ledger sync refused', 1), line('ledger sync refused', 2)].join('\n'));
+    await writeFile(file, [line('invoice render failed', 0), line('invoice render failed', 1), line('ledger sync refused', 2), line('ledger sync refused', 3)].join('\n'));
     const { code, out, err } = await cli(env, 'replay', file, '--print-incidents');
     const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { incident: string; status: string });
-    expect(lines.map((l) => l.status)).toEqual(['created', 'overflow', 'overflow']);
-    expect(lines[1]!.incident).toMatch(/^inc-overflow-/);
+    expect(lines.map((l) => l.status)).toEqual(['created', 'absorbed', 'overflow', 'overflow']);
+    expect(lines[2]!.incident).toMatch(/^inc-overflow-/);
     expect(err).toContain('2 overflowed');
     expect(code).toBe(0);
   }, 60_000);

@@ -3,7 +3,7 @@ import { AuditEvent } from '../../domain/audit.js';
 import { ErrorEvent } from '../../domain/event.js';
 import { ErrorCode, MedicError } from '../../domain/errors.js';
 import { Incident, type IncidentState, type IncidentStats } from '../../domain/incident.js';
-import { hourOf, HOUR_MS, isOverflowFingerprint, overflowFingerprint } from '../../domain/storm-policy.js';
+import { hourOf, HOUR_MS, isOverflowFingerprint, overflowFingerprint, severityWeight } from '../../domain/storm-policy.js';
 import { MERGE_FAMILY } from './family-merge-script.js';
 import { finishMerges, resolveMerged } from './finish-merges.js';
 import { INGEST_EVENT, RELEASE_FINGERPRINT, UPDATE_INCIDENT } from './incident-scripts.js';
@@ -91,7 +91,7 @@ const PREDECESSOR_TTL_MS = 30 * 86_400_000;
 export function createIncidentStore(redis: Redis, prefix: string): IncidentStore {
   const r = redis as RedisWithScripts;
   if (typeof r.medicIngest !== 'function') {
-    redis.defineCommand('medicIngest', { numberOfKeys: 14, lua: INGEST_EVENT });
+    redis.defineCommand('medicIngest', { numberOfKeys: 18, lua: INGEST_EVENT });
     redis.defineCommand('medicMergeFamily', { numberOfKeys: 7, lua: MERGE_FAMILY });
     redis.defineCommand('medicUpdateIncident', { numberOfKeys: 3, lua: UPDATE_INCIDENT });
     redis.defineCommand('medicReleaseFingerprint', { numberOfKeys: 3, lua: RELEASE_FINGERPRINT });
@@ -109,6 +109,7 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
     families: (overflow: string) => `${prefix}${overflow}:families`,
     template: (overflow: string) => `${prefix}${overflow}:template`,
     scopes: (family: string) => `${prefix}family:${family}:scopes`,
+    volume: (hour: number, service?: string) => (service === undefined ? `${prefix}cap:${hour}:volume` : `${prefix}cap:${service}:${hour}:volume`),
     merged: `${prefix}merged`,
     mergesPending: `${prefix}merges:pending`,
   };
@@ -143,8 +144,10 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
           keys.forming(fingerprint), `${keys.forming(fingerprint)}:events`, keys.activity, keys.last(fingerprint),
           keys.cap(hour), keys.cap(hour, candidate.service), keys.open(overflow), keys.families(overflow), keys.template(overflow),
           keys.scopes(family ?? ''),
+          keys.volume(hour), keys.volume(hour, candidate.service), `${prefix}${overflow}:volume`, `${prefix}${overflow}:info`,
           prefix, event.id, nowMs, candidate.id, JSON.stringify(candidate), event.time, JSON.stringify(event), SAMPLE_CAP,
           rule?.minEvents ?? 1, rule?.windowMs ?? 0, options.caps?.perHour ?? 0, options.caps?.perServiceHour ?? 0, fingerprint, msLeftInHour, scope ?? '',
+          severityWeight(event.severity), JSON.stringify({ service: candidate.service, title: candidate.title }),
         );
       }
       const results = (await pipeline.exec()) ?? [];
