@@ -13,6 +13,7 @@ import type { Config } from '../config/schema.js';
 import { ErrorCode, MedicError } from '../domain/errors.js';
 import { createConfiguredAuthority } from '../gateway/authority.js';
 import { createGatewayStack } from '../gateway/create-gateway.js';
+import { createIncidentGrouping } from '../adapters/redis/open-from-overflow.js';
 import { describeActionCatalog } from '../gateway/action-catalog.js';
 import { createDocsSearch } from '../gateway/docs-search.js';
 import { createGatedPorts } from '../gateway/gated-ports.js';
@@ -79,7 +80,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack }: 
   const { gateway, approvals } = createGatewayStack({
     redis, prefix, authority, audit: createAuditLog(redis, prefix), actions,
     config: { ...config, MEDIC_APPROVERS: approverIds(config), MEDIC_ELEVATED_APPROVERS: elevatedIds(config) },
-    ports: { logs, chat, repo, publisher, pullRequests, searchDocs: createDocsSearch({ embedder, vectors: store }), searchCode: codeSearch },
+    ports: { logs, chat, repo, publisher, pullRequests, searchDocs: createDocsSearch({ embedder, vectors: store }), searchCode: codeSearch, grouping: createIncidentGrouping(redis, prefix) },
   });
   const gated = createGatedPorts(gateway, { logs, chat, repo, publisher, pullRequests }, createPipelineContext());
   const gatedRepo = gated.repo ?? repo;

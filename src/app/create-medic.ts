@@ -28,6 +28,8 @@ import { createDecisionAnnouncer } from '../use-cases/announce-decision.js';
 import { createIncidentCommands } from '../use-cases/create-incident-commands.js';
 import type { IncidentCommands } from '../use-cases/incident-commands.js';
 import { createActionCommands, type ActionCommands } from '../use-cases/run-action.js';
+import { openIncidentFromOverflow } from '../use-cases/open-incident.js';
+import type { GroupingCommands } from '../adapters/slack/listeners/open-incident-action.js';
 import { enqueuePending } from '../use-cases/ingest-events.js';
 import type { Adapters } from './adapters.js';
 
@@ -49,6 +51,8 @@ export interface Medic {
   commands: IncidentCommands;
   /** The card's operational-action buttons, when a gateway is wired. */
   actions?: ActionCommands;
+  /** Grouping decisions from Slack (Open incident from the overflow), through the gateway. */
+  grouping?: GroupingCommands;
   pipeline: PipelineDeps;
   fix: FixDeps;
   poll: PollDeps;
@@ -108,9 +112,16 @@ export function createMedic(parts: MedicParts): Medic {
   });
 
   const actions = adapters.gateway && createActionCommands({ gateway: adapters.gateway, approvals: adapters.approvals, store, chat: adapters.chat, clock });
+  const gateway = adapters.gateway;
+  const grouping: GroupingCommands | undefined = gateway && {
+    openFromOverflow: (click) => openIncidentFromOverflow({
+      gateway, approvals: adapters.approvals, store,
+      enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round), enqueueCardRefresh: (id) => queues.enqueueCardRefresh(id),
+    }, click),
+  };
 
   return {
-    store, audit, queues, commands, pipeline, fix, poll, ...(actions ? { actions } : {}),
+    store, audit, queues, commands, pipeline, fix, poll, ...(actions ? { actions } : {}), ...(grouping ? { grouping } : {}),
     async checks() {
       const redisCheck: ServiceCheck = await redis.ping().then(
         () => ({ name: 'redis', adapter: 'redis', ok: true, detail: 'answers PING' }),

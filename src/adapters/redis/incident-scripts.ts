@@ -92,7 +92,7 @@ if redis.call('SISMEMBER', KEYS[12], ARGV[13]) == 1 then
       redis.call('SREM', KEYS[12], fp)
       redis.call('ZREM', KEYS[17], fp)
       local first = redis.call('HGET', KEYS[18], fp .. ':first') or eventTime
-      redis.call('HDEL', KEYS[18], fp, fp .. ':count', fp .. ':first')
+      redis.call('HDEL', KEYS[18], fp, fp .. ':count', fp .. ':first', fp .. ':event')
       -- Its events so far leave the overflow's count for its own: counts add up, none twice.
       redis.call('HINCRBY', prefix .. 'incident:' .. oid .. ':stats', 'count', 1 - count)
       local newId = open_incident(count, first, eventTime, oid)
@@ -164,7 +164,7 @@ if (maxAll > 0 and openedAll >= maxAll) or (maxService > 0 and openedService >= 
   redis.call('SADD', KEYS[12], ARGV[13])
   redis.call('PEXPIRE', KEYS[12], leftMs + 7200000)
   redis.call('ZADD', KEYS[17], weight * n, ARGV[13])
-  redis.call('HSET', KEYS[18], ARGV[13], ARGV[17], ARGV[13] .. ':count', n, ARGV[13] .. ':first', first)
+  redis.call('HSET', KEYS[18], ARGV[13], ARGV[17], ARGV[13] .. ':count', n, ARGV[13] .. ':first', first, ARGV[13] .. ':event', ARGV[7])
   redis.call('PEXPIRE', KEYS[17], leftMs + 7200000)
   redis.call('PEXPIRE', KEYS[18], leftMs + 7200000)
   count_into(oid, n, first, last)

@@ -7,6 +7,7 @@ import type { ActionCommands } from '../../use-cases/run-action.js';
 import { DeliveryLedger, deliveryKey } from './delivery-ledger.js';
 import { registerActionButtons } from './listeners/action-buttons.js';
 import { registerDecisionActions } from './listeners/decision-actions.js';
+import { registerOpenIncidentAction, type GroupingCommands } from './listeners/open-incident-action.js';
 import { registerFeedbackAction } from './listeners/feedback-action.js';
 import { registerMedicCommand } from './listeners/medic-command.js';
 import { registerRejectSubmission } from './listeners/reject-submission.js';
@@ -27,6 +28,8 @@ export interface SlackAppOptions {
   authority: Authority;
   /** The card's operational-action buttons; without it they are not served (no gateway wired). */
   actions?: ActionCommands;
+  /** Open incident on the overflow card (and other grouping decisions), when the gateway is built. */
+  grouping?: GroupingCommands;
   command?: string;
   retries?: number;
   logger?: Logger;
@@ -83,6 +86,7 @@ export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
   registerRejectSubmission(app, deps);
   registerFeedbackAction(app, deps);
   registerMedicCommand(app, deps, options.command);
+  if (options.grouping) registerOpenIncidentAction(app, options.grouping);
   if (options.actions) {
     registerActionButtons(app, options.actions);
     registerStepUpSubmission(app, options.actions);
