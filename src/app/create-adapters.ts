@@ -13,6 +13,7 @@ import type { Config } from '../config/schema.js';
 import { ErrorCode, MedicError } from '../domain/errors.js';
 import { createConfiguredAuthority } from '../gateway/authority.js';
 import { createGatewayStack } from '../gateway/create-gateway.js';
+import { loadGroupingRules } from '../config/load-grouping-rules.js';
 import { createIncidentGrouping } from '../adapters/redis/open-from-overflow.js';
 import { describeActionCatalog } from '../gateway/action-catalog.js';
 import { createDocsSearch } from '../gateway/docs-search.js';
@@ -77,6 +78,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack }: 
       languages: config.MEDIC_CODE_LANGUAGES.length > 0 ? config.MEDIC_CODE_LANGUAGES : undefined,
     });
   const actions = await loadPolicy(config.MEDIC_POLICY_FILE);
+  const groupingRules = await loadGroupingRules(config.MEDIC_GROUPING_FILE);
   const { gateway, approvals } = createGatewayStack({
     redis, prefix, authority, audit: createAuditLog(redis, prefix), actions,
     config: { ...config, MEDIC_APPROVERS: approverIds(config), MEDIC_ELEVATED_APPROVERS: elevatedIds(config) },
@@ -88,7 +90,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack }: 
   const analyst = createAnalystFactory({ config, redis, logger, actionCatalog: describeActionCatalog(actions.filter((a) => gateway.registry.get(a.name)?.available)) });
   return {
     logs: gated.logs ?? logs, chat: gated.chat ?? chat, repo: gatedRepo, publisher: gated.publisher ?? publisher, pullRequests: gated.pullRequests ?? pullRequests,
-    authority, approvals, gateway, slack: slack && { ...slack, client: slackClient, sandbox: mode === 'sandbox' },
+    authority, approvals, gateway, groupingRules, slack: slack && { ...slack, client: slackClient, sandbox: mode === 'sandbox' },
     // The model is shown only the actions the operator's automation can run here.
     analystFor: analyst.analystFor,
     runDiagnostics: ({ incidentId, intents, notes }) => proposeActions({ gateway, intents, notes, incidentId, at: new Date().toISOString() }),

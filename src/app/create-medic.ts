@@ -98,7 +98,7 @@ export function createMedic(parts: MedicParts): Medic {
     dedupeRetentionMs: DEDUPE_RETENTION_MS,
     enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round),
     enqueueCardRefresh: (id) => queues.enqueueCardRefresh(id), storm,
-    onIngested: (status) => metrics.eventsIngested.inc({ status }), afterStep,
+    onIngested: (status) => metrics.eventsIngested.inc({ status }), afterStep, rules: adapters.groupingRules,
   };
   const commands = createIncidentCommands({
     store, audit, authority: adapters.authority, clock,

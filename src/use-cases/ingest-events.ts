@@ -1,5 +1,6 @@
 import type { ErrorEvent } from '../domain/event.js';
 import { fingerprintEvent } from '../domain/fingerprint.js';
+import { applyGroupingRules, type GroupingRule } from '../domain/grouping-rules.js';
 import { shortHash } from '../domain/hash.js';
 import { createIncident, type Incident } from '../domain/incident.js';
 import { hourOf, openRuleFor, overflowFingerprint, presentOverflowTitle, type StormSettings } from '../domain/storm-policy.js';
@@ -19,6 +20,8 @@ export interface IngestDeps {
   onIngested?: (status: IngestStatus, incidentId: string, event: ErrorEvent, fingerprint: string) => void;
   /** The online template miner: its families decide incident membership. */
   miner?: TemplateMiner;
+  /** The operator's grouping rules: a matching rule fixes or splits the mined family. */
+  rules?: readonly GroupingRule[];
   /** Called with 'family-merge' once the events (and any family merges) are in Redis, before the merged records are written. */
   afterStep?: (step: string) => void;
 }
@@ -29,6 +32,11 @@ const BATCH = 1_000;
 export function templateOf(message: string): string {
   const firstLine = message.split('\n', 1)[0] ?? '';
   return maskMessage(firstLine).join(' ') || '(empty message)';
+}
+
+function templateFamily(firstLine: string) {
+  const template = templateOf(firstLine);
+  return { groupId: shortHash(template), template };
 }
 
 /**
@@ -46,8 +54,9 @@ export async function ingestEvents(events: ErrorEvent[], deps: IngestDeps): Prom
     const inputs = events.slice(i, i + BATCH).map((event) => {
       const firstLine = event.message.split('\n', 1)[0] ?? '';
       // The family the miner learns from the stream decides membership; its merges move incidents.
-      const family = deps.miner?.add(firstLine);
+      const mined = deps.miner?.add(firstLine);
       const merges = deps.miner?.takeMerges();
+      const family = deps.rules?.length ? applyGroupingRules(deps.rules, event, mined ?? templateFamily(firstLine)) : mined;
       const fingerprint = fingerprintEvent(event, family ?? templateOf(firstLine));
       const id = `inc-${shortHash(fingerprint.key).slice(0, 12)}-${Math.floor(Date.parse(event.time) / 1000).toString(36)}`;
       const rule = deps.storm ? openRuleFor(event.service, deps.storm) : undefined;
