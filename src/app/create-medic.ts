@@ -28,7 +28,7 @@ import { createDecisionAnnouncer } from '../use-cases/announce-decision.js';
 import { createIncidentCommands } from '../use-cases/create-incident-commands.js';
 import type { IncidentCommands } from '../use-cases/incident-commands.js';
 import { createActionCommands, type ActionCommands } from '../use-cases/run-action.js';
-import { openIncidentFromOverflow } from '../use-cases/open-incident.js';
+import { mergeIncidents, openIncidentFromOverflow, splitFamily } from '../use-cases/open-incident.js';
 import type { GroupingCommands } from '../adapters/slack/listeners/open-incident-action.js';
 import { enqueuePending } from '../use-cases/ingest-events.js';
 import type { Adapters } from './adapters.js';
@@ -113,12 +113,16 @@ export function createMedic(parts: MedicParts): Medic {
 
   const actions = adapters.gateway && createActionCommands({ gateway: adapters.gateway, approvals: adapters.approvals, store, chat: adapters.chat, clock });
   const gateway = adapters.gateway;
-  const grouping: GroupingCommands | undefined = gateway && {
-    openFromOverflow: (click) => openIncidentFromOverflow({
-      gateway, approvals: adapters.approvals, store,
-      enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round), enqueueCardRefresh: (id) => queues.enqueueCardRefresh(id),
-    }, click),
+  const groupingDeps = gateway && {
+    gateway, approvals: adapters.approvals, store,
+    enqueueAnalysis: (id: string, round: number) => queues.enqueueAnalysis(id, round), enqueueCardRefresh: (id: string) => queues.enqueueCardRefresh(id),
   };
+  const grouping: GroupingCommands | undefined = groupingDeps && {
+    openFromOverflow: (click) => openIncidentFromOverflow(groupingDeps, click),
+    merge: (input) => mergeIncidents(groupingDeps, input),
+    split: (input) => splitFamily(groupingDeps, input),
+  };
+
 
   return {
     store, audit, queues, commands, pipeline, fix, poll, ...(actions ? { actions } : {}), ...(grouping ? { grouping } : {}),

@@ -1,11 +1,11 @@
 import type { ErrorEvent } from '../domain/event.js';
-import { fingerprintEvent } from '../domain/fingerprint.js';
+import { fingerprintEvent, type Fingerprint } from '../domain/fingerprint.js';
 import { applyGroupingRules, type GroupingRule } from '../domain/grouping-rules.js';
 import { shortHash } from '../domain/hash.js';
 import { createIncident, type Incident } from '../domain/incident.js';
 import { hourOf, openRuleFor, overflowFingerprint, presentOverflowTitle, type StormSettings } from '../domain/storm-policy.js';
 import { maskMessage } from '../domain/templates/mask-message.js';
-import type { TemplateMiner } from '../domain/templates/template-miner.js';
+import type { MinedTemplate, TemplateMiner } from '../domain/templates/template-miner.js';
 import type { IncidentStore, IngestOptions, IngestStatus } from '../adapters/redis/incident-store.js';
 
 export interface IngestDeps {
@@ -34,6 +34,21 @@ export function templateOf(message: string): string {
   return maskMessage(firstLine).join(' ') || '(empty message)';
 }
 
+/** An approver's Split: the family divides by a field's value, for every future event. */
+function splitFamily(family: MinedTemplate, event: ErrorEvent, field: string | undefined): MinedTemplate {
+  if (field === undefined) return family;
+  const value = (event.fields[field] ?? event.correlationIds[field] ?? '').slice(0, 128);
+  return { groupId: `${family.groupId}~${field}=${value}`, template: `${family.template} [${field}=${value}]` };
+}
+
+/** An approver's Merge: the merged fingerprint's events join the survivor's. */
+function aliased(fingerprint: Fingerprint, aliases: Map<string, string>): Fingerprint {
+  const to = aliases.get(fingerprint.key);
+  if (to === undefined) return fingerprint;
+  const cut = to.indexOf(':');
+  return { ...fingerprint, key: to, scope: to.slice(0, cut), family: to.slice(cut + 1) };
+}
+
 function templateFamily(firstLine: string) {
   const template = templateOf(firstLine);
   return { groupId: shortHash(template), template };
@@ -50,14 +65,16 @@ export async function ingestEvents(events: ErrorEvent[], deps: IngestDeps): Prom
   const at = deps.clock();
   const options = ingestOptions(deps, at, events[0]);
   const moved = new Set<string>();
+  const decisions = await deps.store.groupingDecisions();
   for (let i = 0; i < events.length; i += BATCH) {
     const inputs = events.slice(i, i + BATCH).map((event) => {
       const firstLine = event.message.split('\n', 1)[0] ?? '';
       // The family the miner learns from the stream decides membership; its merges move incidents.
       const mined = deps.miner?.add(firstLine);
       const merges = deps.miner?.takeMerges();
-      const family = deps.rules?.length ? applyGroupingRules(deps.rules, event, mined ?? templateFamily(firstLine)) : mined;
-      const fingerprint = fingerprintEvent(event, family ?? templateOf(firstLine));
+      const ruled = deps.rules?.length ? applyGroupingRules(deps.rules, event, mined ?? templateFamily(firstLine)) : mined;
+      const family = ruled && decisions.splits.size > 0 ? splitFamily(ruled, event, decisions.splits.get(ruled.groupId)) : ruled;
+      const fingerprint = aliased(fingerprintEvent(event, family ?? templateOf(firstLine)), decisions.aliases);
       const id = `inc-${shortHash(fingerprint.key).slice(0, 12)}-${Math.floor(Date.parse(event.time) / 1000).toString(36)}`;
       const rule = deps.storm ? openRuleFor(event.service, deps.storm) : undefined;
       const candidate = createIncident({ id, fingerprint: fingerprint.key, title: fingerprint.title, event, at: at.toISOString() });

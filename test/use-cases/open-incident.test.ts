@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createIncidentStore, type IncidentStore } from '../../src/adapters/redis/incident-store.js';
 import { createIncidentGrouping } from '../../src/adapters/redis/open-from-overflow.js';
 import { ingestEvents, type IngestDeps } from '../../src/use-cases/ingest-events.js';
-import { openIncidentFromOverflow, type OpenIncidentDeps } from '../../src/use-cases/open-incident.js';
+import { openIncidentFromOverflow, type GroupingDeps } from '../../src/use-cases/open-incident.js';
 import { buildEvent } from '../support/builders.js';
 import { createTestRedis } from '../support/redis.js';
 import { APPROVER, buildHarness, STRANGER, type Harness } from '../gateway/support.js';
@@ -27,7 +27,7 @@ const ingest = (): IngestDeps => ({
   store, clock: () => new Date(now), enqueueAnalysis: async () => undefined,
   storm: { open: { minEvents: 1, windowS: 300 }, rules: {}, maxNewPerHour: 1, maxNewPerServiceHour: 20 },
 });
-const deps = (): OpenIncidentDeps => ({ gateway: harness.gateway, approvals: harness.approvals, store, enqueueAnalysis: async (id) => void analyses.push(id) });
+const deps = (): GroupingDeps => ({ gateway: harness.gateway, approvals: harness.approvals, store, enqueueAnalysis: async (id) => void analyses.push(id) });
 
 describe('Open incident from the overflow card', () => {
   it('is refused and audited for a non-approver, and opens the family for an approver with its events moved', async () => {

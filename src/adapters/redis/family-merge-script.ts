@@ -13,9 +13,9 @@
  * ARGV: 1 prefix, 2 from family, 3 to family, 4 sampleCap, 5 nowMs
  * Returns the number of scopes moved.
  */
-export const MERGE_FAMILY = `
-local prefix, from, to, sampleCap, now = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
-if from == to then return 0 end
+const MERGE_COMMON = `
+
+local prefix, sampleCap, now = ARGV[1], tonumber(ARGV[4]), ARGV[5]
 local function events_key(id) return prefix .. 'incident:' .. id .. ':events' end
 local function stats_key(id) return prefix .. 'incident:' .. id .. ':stats' end
 
@@ -35,9 +35,8 @@ local function count_into(id, n, first, last)
   redis.call('ZADD', KEYS[5], now, id)
 end
 
-local moved = 0
-for _, scope in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  local fromFp, toFp = scope .. ':' .. from, scope .. ':' .. to
+-- Moves everything held under fromFp to toFp; the journal says what the records must show.
+local function merge_fp(fromFp, toFp, to)
   local fromOpen, toOpen = prefix .. 'open:' .. fromFp, prefix .. 'open:' .. toFp
   local gone, kept = redis.call('GET', fromOpen), redis.call('GET', toOpen)
   if gone and kept and gone ~= kept then
@@ -92,10 +91,30 @@ for _, scope in ipairs(redis.call('SMEMBERS', KEYS[1])) do
     redis.call('SET', toLast, redis.call('GET', fromLast), 'PX', math.max(1, redis.call('PTTL', fromLast)))
   end
   if redis.call('SREM', KEYS[7], fromFp) == 1 then redis.call('SADD', KEYS[7], toFp) end
+end
+`;
+
+export const MERGE_FAMILY = MERGE_COMMON + `
+local from, to = ARGV[2], ARGV[3]
+if from == to then return 0 end
+local moved = 0
+for _, scope in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  merge_fp(scope .. ':' .. from, scope .. ':' .. to, to)
   redis.call('SADD', KEYS[2], scope)
   moved = moved + 1
 end
 redis.call('DEL', KEYS[1])
 if moved > 0 then redis.call('PEXPIRE', KEYS[2], 2592000000) end
 return moved
+`;
+
+/**
+ * One incident's fingerprint folded into another's, on an approver's Merge: the same moves.
+ * KEYS: 1, 2 unused (''), then as MERGE_FAMILY. ARGV: 1 prefix, 2 from fingerprint, 3 to fingerprint,
+ *       4 sampleCap, 5 nowMs, 6 the family the journal records for the survivor.
+ */
+export const MERGE_FINGERPRINT = MERGE_COMMON + `
+if ARGV[2] == ARGV[3] then return 0 end
+merge_fp(ARGV[2], ARGV[3], ARGV[6])
+return 1
 `;

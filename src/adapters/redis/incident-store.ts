@@ -6,6 +6,7 @@ import { Incident, type IncidentState, type IncidentStats } from '../../domain/i
 import { hourOf, HOUR_MS, isOverflowFingerprint, overflowFingerprint, severityWeight } from '../../domain/storm-policy.js';
 import { MERGE_FAMILY } from './family-merge-script.js';
 import { finishMerges, resolveMerged } from './finish-merges.js';
+import { loadGroupingDecisions, type GroupingDecisions } from './grouping-decision-store.js';
 import { listOverflowFamilies, type OverflowFamily } from './overflow-families.js';
 import { INGEST_EVENT, RELEASE_FINGERPRINT, UPDATE_INCIDENT } from './incident-scripts.js';
 
@@ -70,6 +71,8 @@ export interface IncidentStore {
   resolve(id: string): Promise<string>;
   /** The open incident holding a fingerprint, if any. */
   openIncidentOf(fingerprint: string): Promise<string | undefined>;
+  /** The operators' Merge and Split decisions, read once per ingest. */
+  groupingDecisions(): Promise<GroupingDecisions>;
   /** The families counted into an overflow incident, heaviest first. */
   overflowFamilies(overflowFingerprint: string, limit?: number): Promise<OverflowFamily[]>;
 }
@@ -231,6 +234,7 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
       return finishMerges(redis, prefix, (id, mutate) => store.update(id, mutate));
     },
     resolve: (id) => resolveMerged(redis, prefix, id),
+    groupingDecisions: () => loadGroupingDecisions(redis, prefix),
     overflowFamilies: (overflow, limit) => listOverflowFamilies(redis, prefix, overflow, limit),
     async openIncidentOf(fingerprint) {
       return (await redis.get(keys.open(fingerprint))) ?? undefined;

@@ -6,6 +6,7 @@ import { shortHash } from '../../domain/hash.js';
 import { createIncident, Incident } from '../../domain/incident.js';
 import { isOverflowFingerprint } from '../../domain/storm-policy.js';
 import type { IncidentGrouping } from '../../ports/incident-grouping.js';
+import { createGroupingDecisions } from './grouping-decisions.js';
 
 /**
  * KEYS: 1 overflow:<hour>:families, 2 overflow:<hour>:volume, 3 overflow:<hour>:info, 4 open:<fp>,
@@ -41,6 +42,7 @@ const Info = z.object({ service: z.string(), title: z.string() });
 
 export function createIncidentGrouping(redis: Redis, prefix: string, clock: () => Date = () => new Date()): IncidentGrouping {
   return {
+    ...createGroupingDecisions(redis, prefix, clock),
     async openFromOverflow({ overflowIncidentId, fingerprint }) {
       const raw = await redis.get(`${prefix}incident:${overflowIncidentId}`);
       const overflow = raw === null ? undefined : Incident.parse(JSON.parse(raw));

@@ -80,7 +80,7 @@ export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
     // auth.test runs in start(), so a bad token is a clear error instead of an unhandled rejection.
     deferInitialization: true,
   });
-  const deps = { commands: options.commands, authority: options.authority };
+  const deps = { commands: options.commands, authority: options.authority, ...(options.grouping ? { grouping: options.grouping } : {}) };
   app.use(dropDuplicates(options.ledger ?? new DeliveryLedger()));
   registerDecisionActions(app, deps);
   registerRejectSubmission(app, deps);

@@ -1,5 +1,6 @@
 import type { Logger } from '@slack/bolt';
 import type { Authority } from '../../../ports/authority.js';
+import type { GroupingCommands } from './open-incident-action.js';
 import type { Caller, CommandResult, IncidentCommands } from '../../../use-cases/incident-commands.js';
 import { asMedicError } from '../../../domain/errors.js';
 import { untrusted } from '../../../presenters/mrkdwn.js';
@@ -9,6 +10,8 @@ import type { SlackWebClient } from '../web-client.js';
 export interface ListenerDeps {
   commands: IncidentCommands;
   authority: Authority;
+  /** `/medic merge|split` and Open incident, when the gateway is built. */
+  grouping?: GroupingCommands;
 }
 
 export function slackCaller(user: { id: string; name?: string | undefined; username?: string | undefined }): Caller {

@@ -4,9 +4,13 @@ import type { Caller } from '../../../use-cases/incident-commands.js';
 import { presentHelp, presentList, presentNotice, presentStatus } from '../../../presenters/command-replies.js';
 import { untrusted } from '../../../presenters/mrkdwn.js';
 import { parseMedicCommand } from '../parse-command.js';
+import { parseGroupingCommand } from '../parse-grouping-command.js';
+import { answerGrouping } from './grouping-command.js';
 import { afterAck, runUseCase, type ListenerDeps } from './listener-deps.js';
 
 async function answer(text: string, caller: Caller, deps: ListenerDeps, logger: Logger): Promise<ChatMessage> {
+  const grouping = parseGroupingCommand(text);
+  if (grouping && deps.grouping) return presentNotice(untrusted((await answerGrouping(grouping, caller.userId, deps.grouping)).message, 2_000));
   const command = parseMedicCommand(text);
   switch (command.kind) {
     case 'help':
