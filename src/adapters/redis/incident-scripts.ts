@@ -13,7 +13,7 @@
  *       13 overflow:<hour>:template (the overflow incident record to create),
  *       14 family:<family>:scopes set (the scopes in which the family holds state, for merges),
  *       15 cap:<hour>:volume zset and 16 cap:<service>:<hour>:volume zset (incidents opened this
- *       hour -> their weighted events), 17 overflow:<hour>:volume zset (suppressed fingerprint ->
+ *       hour -> a lower bound of their weighted events, refreshed when compared), 17 overflow:<hour>:volume zset (suppressed fingerprint ->
  *       weighted events), 18 overflow:<hour>:info hash (<fp> -> {service,title}, <fp>:count, <fp>:first)
  * ARGV: 1 prefix, 2 eventId, 3 nowMs, 4 candidateId, 5 incidentJson, 6 eventTime, 7 eventJson,
  *       8 sampleCap, 9 minEvents, 10 windowMs, 11 maxNewPerHour (0 = none),
@@ -62,16 +62,13 @@ local function open_incident(n, first, last, promotedFrom)
   redis.call('SET', prefix .. 'incident:' .. newId, json)
   redis.call('ZADD', KEYS[3], now, newId)
   redis.call('SADD', KEYS[4], newId)
-  redis.call('HSET', prefix .. 'incident:' .. newId .. ':stats', 'count', 0, 'firstSeen', first, 'lastSeen', last)
+  redis.call('HSET', prefix .. 'incident:' .. newId .. ':stats', 'count', 0, 'firstSeen', first, 'lastSeen', last, 'weight', weight)
   count_into(newId, n, first, last)
   return newId
 end
 
 local id = redis.call('GET', KEYS[2])
 if id then
-  -- Only incidents opened this hour are members: they are what a suppressed family competes with.
-  redis.call('ZADD', KEYS[15], 'XX', 'INCR', weight, id)
-  redis.call('ZADD', KEYS[16], 'XX', 'INCR', weight, id)
   return absorb(id)
 end
 
@@ -86,8 +83,21 @@ if redis.call('SISMEMBER', KEYS[12], ARGV[13]) == 1 then
     local maxService = tonumber(ARGV[12])
     local byService = maxService > 0 and tonumber(redis.call('GET', KEYS[10]) or '0') >= maxService
     local ranking = byService and KEYS[16] or KEYS[15]
-    local smallest = redis.call('ZRANGE', ranking, 0, 0, 'WITHSCORES')
-    if smallest[1] and volume > tonumber(smallest[2]) then
+    -- Ranking scores are lower bounds (set when an incident opened; its count only grows), so
+    -- the lightest is found by refreshing the head until it holds: absorbing stays one HINCRBY.
+    local smallest
+    for _ = 1, 8 do
+      local head = redis.call('ZRANGE', ranking, 0, 0, 'WITHSCORES')
+      if not head[1] then break end
+      local stats = prefix .. 'incident:' .. head[1] .. ':stats'
+      local current = tonumber(redis.call('HGET', stats, 'count') or '0') * tonumber(redis.call('HGET', stats, 'weight') or '1')
+      if current <= tonumber(head[2]) then
+        smallest = head
+        break
+      end
+      redis.call('ZADD', ranking, current, head[1])
+    end
+    if smallest and volume > tonumber(smallest[2]) then
       redis.call('ZREM', ranking, smallest[1])
       redis.call('SREM', KEYS[12], fp)
       redis.call('ZREM', KEYS[17], fp)
