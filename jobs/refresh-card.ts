@@ -4,6 +4,7 @@ import { PIPELINE_ACTOR } from '../src/domain/audit.js';
 import type { Incident } from '../src/domain/incident.js';
 import { isOverflowFingerprint, presentOverflowTitle } from '../src/domain/storm-policy.js';
 import { presentIncidentCard } from '../src/presenters/incident-card.js';
+import { withOverflowFamilies } from '../src/presenters/overflow-card.js';
 import type { Chat } from '../src/ports/chat.js';
 import type { JobDefinition } from '../src/queue/job-definition.js';
 
@@ -35,19 +36,26 @@ export function createRefreshCardJob(deps: RefreshCardDeps): JobDefinition<z.inf
 
 export async function refreshCard(incidentId: string, deps: RefreshCardDeps): Promise<Incident | undefined> {
   let incident = await deps.store.get(incidentId);
-  // A closed card says how it was resolved; the count no longer changes it.
-  if (!incident || incident.state === 'closed') return incident;
+  // A closed card says how it was resolved; the count no longer changes it. A merged one says where its events went.
+  if (!incident || (incident.state === 'closed' && !incident.mergedInto)) return incident;
   const stats = await deps.store.stats(incidentId);
   if (isOverflowFingerprint(incident.fingerprint)) incident = await showOverflow(incident, deps);
-  if (incident.card) await deps.chat.updateCard(incident.card, presentIncidentCard({ incident, stats }));
+  if (incident.card) await deps.chat.updateCard(incident.card, await presentCard(incident, stats, deps));
   return incident;
+}
+
+/** The incident card; an overflow card also names its services and lists its heaviest families. */
+async function presentCard(incident: Incident, stats: Awaited<ReturnType<IncidentStore['stats']>>, deps: RefreshCardDeps) {
+  const card = presentIncidentCard({ incident, stats });
+  if (!isOverflowFingerprint(incident.fingerprint)) return card;
+  return withOverflowFamilies(card, incident.id, await deps.store.overflowFamilies(incident.fingerprint));
 }
 
 /** Keeps the overflow title's family count current and posts its one card (idempotent by key). */
 async function showOverflow(incident: Incident, deps: RefreshCardDeps): Promise<Incident> {
   const at = deps.clock().toISOString();
   const title = presentOverflowTitle(await deps.store.suppressedFamilies(incident.fingerprint));
-  const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, presentIncidentCard({ incident: { ...incident, title }, stats: await deps.store.stats(incident.id) })));
+  const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, await presentCard({ ...incident, title }, await deps.store.stats(incident.id), deps)));
   return deps.store.update(incident.id, (current) => {
     if (current.title === title && current.card) return undefined;
     const audit = current.card ? [] : [{ at, action: 'incident.overflow-card', outcome: 'done' as const, actor: PIPELINE_ACTOR, details: { title } }];

@@ -1,3 +1,4 @@
+import type { GroupingRule } from '../domain/grouping-rules.js';
 import type { Incident } from '../domain/incident.js';
 import type { PipelineDeps } from '../pipeline/pipeline-deps.js';
 import type { Analyst } from '../ports/analyst.js';
@@ -22,6 +23,8 @@ export interface Adapters {
   authority: Authority;
   /** Where approvals of MUTATING intents are recorded for the gateway. */
   approvals: ApprovalStore;
+  /** The operator's grouping rules (MEDIC_GROUPING_FILE), validated at start. */
+  groupingRules: readonly GroupingRule[];
   /** The tool gateway, for the card's action buttons (absent in tests that wire no gateway). */
   gateway?: ToolGateway;
   /** Validates the recommendation's actions and runs the READ_ONLY ones (the diagnostics step). */

@@ -16,6 +16,8 @@ import type { Config } from '../config/schema.js';
 import { ErrorCode, MedicError } from '../domain/errors.js';
 import { createConfiguredAuthority } from '../gateway/authority/authority.js';
 import { createGatewayStack } from '../gateway/create-gateway.js';
+import { loadGroupingRules } from '../config/load-grouping-rules.js';
+import { createIncidentGrouping } from '../adapters/redis/open-from-overflow.js';
 import { describeActionCatalog } from '../gateway/actions/action-catalog.js';
 import { createDocsSearch } from '../gateway/registry/docs-search.js';
 import { createGatedPorts } from '../gateway/gated-ports.js';
@@ -83,10 +85,11 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
   const codeSearch = (args: { query: string; limit: number }) =>
     searchCode(unlockedRepo, { text: args.query, limit: args.limit, maxBytes: config.MEDIC_CODE_MAX_BYTES, ...candidateRules });
   const actions = await loadPolicy(config.MEDIC_POLICY_FILE);
+  const groupingRules = await loadGroupingRules(config.MEDIC_GROUPING_FILE);
   const { gateway, approvals } = createGatewayStack({
     redis, prefix, authority, audit: createAuditLog(redis, prefix), actions,
     config: { ...config, MEDIC_APPROVERS: approverIds(config), MEDIC_ELEVATED_APPROVERS: elevatedIds(config) },
-    ports: { logs, chat, repo, publisher, pullRequests, searchDocs: createDocsSearch({ embedder, vectors: store }), searchCode: codeSearch },
+    ports: { logs, chat, repo, publisher, pullRequests, searchDocs: createDocsSearch({ embedder, vectors: store }), searchCode: codeSearch, grouping: createIncidentGrouping(redis, prefix) },
   });
   const gated = createGatedPorts(gateway, { logs, chat, repo, publisher, pullRequests }, createPipelineContext());
   const gatedRepo = gated.repo ?? repo;
@@ -94,7 +97,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
   const analyst = createAnalystFactory({ config, redis, logger, actionCatalog: describeActionCatalog(actions.filter((a) => gateway.registry.get(a.name)?.available)) });
   return {
     logs: gated.logs ?? logs, chat: gated.chat ?? chat, repo: gatedRepo, publisher: gated.publisher ?? publisher, pullRequests: gated.pullRequests ?? pullRequests,
-    authority, approvals, gateway, slack: slack && { ...slack, client: slackClient, sandbox: mode === 'sandbox' },
+    authority, approvals, gateway, groupingRules, slack: slack && { ...slack, client: slackClient, sandbox: mode === 'sandbox' },
     // The model is shown only the actions the operator's automation can run here.
     analystFor: analyst.analystFor,
     runDiagnostics: ({ incidentId, intents, notes }) => proposeActions({ gateway, intents, notes, incidentId, at: new Date().toISOString() }),

@@ -28,6 +28,8 @@ import { createDecisionAnnouncer } from '../use-cases/announce-decision.js';
 import { createIncidentCommands } from '../use-cases/create-incident-commands.js';
 import type { IncidentCommands } from '../use-cases/incident-commands.js';
 import { createActionCommands, type ActionCommands } from '../use-cases/run-action.js';
+import { mergeIncidents, openIncidentFromOverflow, splitFamily } from '../use-cases/open-incident.js';
+import type { GroupingCommands } from '../adapters/slack/listeners/open-incident-action.js';
 import { enqueuePending } from '../use-cases/ingest-events.js';
 import type { Adapters } from './adapters.js';
 
@@ -49,6 +51,8 @@ export interface Medic {
   commands: IncidentCommands;
   /** The card's operational-action buttons, when a gateway is wired. */
   actions?: ActionCommands;
+  /** Grouping decisions from Slack (Open incident from the overflow), through the gateway. */
+  grouping?: GroupingCommands;
   pipeline: PipelineDeps;
   fix: FixDeps;
   poll: PollDeps;
@@ -119,7 +123,7 @@ export function createMedic(parts: MedicParts): Medic {
     dedupeRetentionMs: DEDUPE_RETENTION_MS,
     enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round),
     enqueueCardRefresh: (id) => queues.enqueueCardRefresh(id), storm,
-    onIngested: (status) => metrics.eventsIngested.inc({ status }),
+    onIngested: (status) => metrics.eventsIngested.inc({ status }), afterStep, rules: adapters.groupingRules,
   };
   const commands = createIncidentCommands({
     store, audit, authority: adapters.authority, clock,
@@ -133,9 +137,20 @@ export function createMedic(parts: MedicParts): Medic {
   });
 
   const actions = adapters.gateway && createActionCommands({ gateway: adapters.gateway, approvals: adapters.approvals, store, chat: adapters.chat, clock });
+  const gateway = adapters.gateway;
+  const groupingDeps = gateway && {
+    gateway, approvals: adapters.approvals, store,
+    enqueueAnalysis: (id: string, round: number) => queues.enqueueAnalysis(id, round), enqueueCardRefresh: (id: string) => queues.enqueueCardRefresh(id),
+  };
+  const grouping: GroupingCommands | undefined = groupingDeps && {
+    openFromOverflow: (click) => openIncidentFromOverflow(groupingDeps, click),
+    merge: (input) => mergeIncidents(groupingDeps, input),
+    split: (input) => splitFamily(groupingDeps, input),
+  };
+
 
   return {
-    store, audit, queues, commands, pipeline, fix, poll, ...(actions ? { actions } : {}),
+    store, audit, queues, commands, pipeline, fix, poll, ...(actions ? { actions } : {}), ...(grouping ? { grouping } : {}),
     async checks() {
       const redisCheck: Checkable = {
         check: () => redis.ping().then(

@@ -1,9 +1,15 @@
 import { shortHash } from './hash.js';
 import type { ErrorEvent } from './event.js';
 import { parseStackTrace } from './stack-trace.js';
+import type { MinedTemplate } from './templates/template-miner.js';
 
 export interface Fingerprint {
+  /** `<scope>:<family>`: the incident family's key. */
   key: string;
+  /** Service, exception type and top in-app frames, hashed: what a family merge never crosses. */
+  scope: string;
+  /** The message family (the miner's stable group id). */
+  family: string;
   /** A readable title for the card: the template, with the exception type when known. */
   title: string;
 }
@@ -11,19 +17,24 @@ export interface Fingerprint {
 const TOP_FRAMES = 3;
 
 /**
- * The incident family of an event: service + message template + exception type + top in-app
+ * The incident family of an event: service + message family + exception type + top in-app
  * frames (file and function, never line numbers, so a redeploy that shifts lines is the same
- * family). Deterministic and never derived from model output.
+ * family). The message family is the miner's group, or, without a miner, the masked template
+ * itself. Deterministic and never derived from model output.
  */
-export function fingerprintEvent(event: ErrorEvent, template: string): Fingerprint {
+export function fingerprintEvent(event: ErrorEvent, family: MinedTemplate | string): Fingerprint {
   const trace = parseStackTrace(event.raw);
   const frames = trace.frames
     .filter((f) => f.inApp)
     .slice(0, TOP_FRAMES)
     .map((f) => `${f.file.replace(/^.*?\/(src|lib|app)\//, '$1/')}#${f.fn ?? ''}`);
-  const parts = [event.service, template, trace.exceptionType ?? '', ...frames];
+  const template = typeof family === 'string' ? family : family.template;
+  const familyId = typeof family === 'string' ? shortHash(family) : family.groupId;
+  const scope = shortHash([event.service, trace.exceptionType ?? '', ...frames].join('\u0001'));
   return {
-    key: shortHash(parts.join('\u0001')),
+    key: `${scope}:${familyId}`,
+    scope,
+    family: familyId,
     title: trace.exceptionType && !template.includes(trace.exceptionType) ? `${trace.exceptionType}: ${template}` : template,
   };
 }

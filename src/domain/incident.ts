@@ -176,6 +176,12 @@ export const Incident = z.object({
   review: ReviewRequest.optional(),
   /** Fix branches of earlier rounds: a re-run never forgets a branch it pushed. */
   earlierFixes: z.array(FixResult).default([]),
+  /** Set when its family was found to be another's: the incident whose card now holds its events. */
+  mergedInto: z.string().optional(),
+  /** The overflow incident this family was promoted out of, having outgrown an incident opened under the cap. */
+  promotedFrom: z.string().optional(),
+  /** Incidents whose events this one absorbed when their families merged. */
+  mergedFrom: z.array(z.string()).default([]),
 });
 export type Incident = z.infer<typeof Incident>;
 
@@ -218,6 +224,7 @@ export function createIncident(input: {
     round: 0,
     provenance: {},
     feedback: [],
+    mergedFrom: [],
     tokens: {},
     earlierFixes: [],
   };

@@ -1,3 +1,4 @@
+import type { Severity } from './event.js';
 import type { IncidentState } from './incident.js';
 
 /**
@@ -67,6 +68,21 @@ export function isOverflowFingerprint(fingerprint: string): boolean {
 export function presentOverflowTitle(families: number): string {
   const what = families === 1 ? '1 event family' : `${families} event families`;
   return `Storm overflow: ${what} suppressed this hour (cap on new incidents reached)`;
+}
+
+const SEVERITY_WEIGHT: Record<Severity, number> = { critical: 4, error: 1, warning: 0.5, info: 0.25, debug: 0.25 };
+
+/**
+ * How much one event weighs when families compete for the capped incidents: volume first, a
+ * critical event counting as four errors.
+ */
+export function severityWeight(severity: Severity): number {
+  return SEVERITY_WEIGHT[severity];
+}
+
+/** Whether a suppressed family has earned its own incident: it outweighs the lightest one opened under the cap. */
+export function outgrows(suppressedVolume: number, smallestOpenedVolume: number | undefined): boolean {
+  return smallestOpenedVolume !== undefined && suppressedVolume > smallestOpenedVolume;
 }
 
 export type FamilyDecision = 'hold' | 'open' | 'overflow';

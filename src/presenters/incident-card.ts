@@ -40,6 +40,7 @@ export function presentIncidentCard({ incident, stats }: IncidentView, options: 
   ];
   const line = [`Incident \`${generated(incident.id, 100)}\``];
   if (incident.previousIncidentId) line.push(`↩️ recurrence of \`${generated(incident.previousIncidentId, 100)}\``);
+  if (incident.mergedInto) line.push(`🔗 merged into \`${generated(incident.mergedInto, 100)}\`: the same family; its events count there`);
   const earlier = incident.earlierFixes.at(-1);
   if (earlier) line.push(`earlier branch \`${generated(earlier.branch, 120)}\` kept${incident.earlierFixes.length > 1 ? ` (+${incident.earlierFixes.length - 1} more)` : ''}`);
   if (incident.review?.reason && running) line.push(`re-run: ${untrusted(incident.review.reason, 120)}`);

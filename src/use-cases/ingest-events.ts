@@ -1,9 +1,11 @@
 import type { ErrorEvent } from '../domain/event.js';
-import { fingerprintEvent } from '../domain/fingerprint.js';
+import { fingerprintEvent, type Fingerprint } from '../domain/fingerprint.js';
+import { applyGroupingRules, type GroupingRule } from '../domain/grouping-rules.js';
+import { shortHash } from '../domain/hash.js';
 import { createIncident, type Incident } from '../domain/incident.js';
 import { hourOf, openRuleFor, overflowFingerprint, presentOverflowTitle, type StormSettings } from '../domain/storm-policy.js';
 import { maskMessage } from '../domain/templates/mask-message.js';
-import type { TemplateMiner } from '../domain/templates/template-miner.js';
+import type { MinedTemplate, TemplateMiner } from '../domain/templates/template-miner.js';
 import type { IncidentStore, IngestOptions, IngestStatus } from '../adapters/redis/incident-store.js';
 
 export interface IngestDeps {
@@ -14,9 +16,14 @@ export interface IngestDeps {
   /** Opening rules and caps; without them every family opens at its first event, uncapped. */
   storm?: Pick<StormSettings, 'open' | 'rules' | 'maxNewPerHour' | 'maxNewPerServiceHour'>;
   clock: () => Date;
-  onIngested?: (status: IngestStatus) => void;
-  /** The online template miner; each new incident records its message family. */
+  /** Called once per event, in input order, with what became of it ('' when held or a duplicate). */
+  onIngested?: (status: IngestStatus, incidentId: string, event: ErrorEvent, fingerprint: string) => void;
+  /** The online template miner: its families decide incident membership. */
   miner?: TemplateMiner;
+  /** The operator's grouping rules: a matching rule fixes or splits the mined family. */
+  rules?: readonly GroupingRule[];
+  /** Called with 'family-merge' once the events (and any family merges) are in Redis, before the merged records are written. */
+  afterStep?: (step: string) => void;
 }
 
 const BATCH = 1_000;
@@ -25,6 +32,26 @@ const BATCH = 1_000;
 export function templateOf(message: string): string {
   const firstLine = message.split('\n', 1)[0] ?? '';
   return maskMessage(firstLine).join(' ') || '(empty message)';
+}
+
+/** An approver's Split: the family divides by a field's value, for every future event. */
+function splitFamily(family: MinedTemplate, event: ErrorEvent, field: string | undefined): MinedTemplate {
+  if (field === undefined) return family;
+  const value = (event.fields[field] ?? event.correlationIds[field] ?? '').slice(0, 128);
+  return { groupId: `${family.groupId}~${field}=${value}`, template: `${family.template} [${field}=${value}]` };
+}
+
+/** An approver's Merge: the merged fingerprint's events join the survivor's. */
+function aliased(fingerprint: Fingerprint, aliases: Map<string, string>): Fingerprint {
+  const to = aliases.get(fingerprint.key);
+  if (to === undefined) return fingerprint;
+  const cut = to.indexOf(':');
+  return { ...fingerprint, key: to, scope: to.slice(0, cut), family: to.slice(cut + 1) };
+}
+
+function templateFamily(firstLine: string) {
+  const template = templateOf(firstLine);
+  return { groupId: shortHash(template), template };
 }
 
 /**
@@ -38,26 +65,37 @@ export async function ingestEvents(events: ErrorEvent[], deps: IngestDeps): Prom
   const at = deps.clock();
   const options = ingestOptions(deps, at, events[0]);
   const moved = new Set<string>();
+  const decisions = await deps.store.groupingDecisions();
   for (let i = 0; i < events.length; i += BATCH) {
     const inputs = events.slice(i, i + BATCH).map((event) => {
-      const fingerprint = fingerprintEvent(event, templateOf(event.message));
-      const id = `inc-${fingerprint.key.slice(0, 12)}-${Math.floor(Date.parse(event.time) / 1000).toString(36)}`;
+      const firstLine = event.message.split('\n', 1)[0] ?? '';
+      // The family the miner learns from the stream decides membership; its merges move incidents.
+      const mined = deps.miner?.add(firstLine);
+      const merges = deps.miner?.takeMerges();
+      const ruled = deps.rules?.length ? applyGroupingRules(deps.rules, event, mined ?? templateFamily(firstLine)) : mined;
+      const family = ruled && decisions.splits.size > 0 ? splitFamily(ruled, event, decisions.splits.get(ruled.groupId)) : ruled;
+      const fingerprint = aliased(fingerprintEvent(event, family ?? templateOf(firstLine)), decisions.aliases);
+      const id = `inc-${shortHash(fingerprint.key).slice(0, 12)}-${Math.floor(Date.parse(event.time) / 1000).toString(36)}`;
       const rule = deps.storm ? openRuleFor(event.service, deps.storm) : undefined;
-      const family = deps.miner?.add(event.message.split('\n', 1)[0] ?? '');
       const candidate = createIncident({ id, fingerprint: fingerprint.key, title: fingerprint.title, event, at: at.toISOString() });
       return {
-        event, fingerprint: fingerprint.key,
+        event, fingerprint: fingerprint.key, scope: fingerprint.scope, family: fingerprint.family,
+        merges: merges && merges.length > 0 ? merges : undefined,
         candidate: family ? { ...candidate, family } : candidate,
         rule: rule && { minEvents: rule.minEvents, windowMs: rule.windowS * 1000 },
       };
     });
     const results = await deps.store.ingest(inputs, at.getTime(), options);
-    for (const result of results) {
+    for (const [j, result] of results.entries()) {
       counts[result.status]++;
-      deps.onIngested?.(result.status);
+      deps.onIngested?.(result.status, result.incidentId, inputs[j]!.event, inputs[j]!.fingerprint);
       if (result.status === 'absorbed' || result.status === 'overflow') moved.add(result.incidentId);
     }
   }
+  deps.afterStep?.('family-merge');
+  // Merges are journaled by the ingest script; their records and audit are written here (and
+  // by the next poll, when a worker died first).
+  for (const id of await deps.store.finishMerges()) moved.add(id);
   await enqueuePending(deps);
   // One enqueue per incident per poll; the queue's dedup keeps it to one refresh per period.
   if (deps.enqueueCardRefresh) for (const id of moved) await deps.enqueueCardRefresh(id);

@@ -36,8 +36,10 @@ describe('the command line', () => {
     const { writeFile } = await import('node:fs/promises');
     await writeFile(file, JSON.stringify([...events, { id: 'broken' }]));
     const replay = await cli(env, 'replay', file);
-    expect(replay.out).toContain('replayed 2 event(s): 1 new incident(s), 1 absorbed');
-    expect(replay.err).toContain('skipped event 3');
+    expect(replay.err).toContain('replayed 2 record(s): 1 new incident(s), 1 absorbed');
+    expect(replay.err).toContain('skipped record 3');
+    // A skipped record is a failed replay for scripts, even though the rest was ingested.
+    expect(replay.code).toBe(1);
 
     const medic = await w.startMedic();
     await medic.startWorkers({ poll: false });

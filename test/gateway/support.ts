@@ -166,6 +166,9 @@ export function exampleArgs(tool: string): Record<string, unknown> {
     'diagnostics.pod-logs': { service: 'orders-api', namespace: 'prod', lines: 100 },
     'deploy.scale': { service: 'orders-api', namespace: 'prod', replicas: 4 },
     'db.failover': { cluster: 'orders-db', region: 'eu-west-1' },
+    'incident.merge': { incidentId: 'inc-1', intoIncidentId: 'inc-2' },
+    'incident.split': { incidentId: 'inc-1', field: 'tenant' },
+    'incident.open-from-overflow': { overflowIncidentId: 'inc-overflow-1', fingerprint: 'a1b2c3d4e5f60718:0f1e2d3c4b5a6978' },
   };
   const args = examples[tool];
   if (!args) throw new Error(`no example for ${tool}`);

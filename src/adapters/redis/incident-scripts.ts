@@ -11,12 +11,19 @@
  *       8 last:<fingerprint> (the family's closed incident), 9 cap:<hour> counter,
  *       10 cap:<service>:<hour> counter, 11 open:overflow:<hour>, 12 overflow:<hour>:families set,
  *       13 overflow:<hour>:template (the overflow incident record to create),
- *       14 incidents:by-state hash (state -> count, kept here so metrics never scan the records)
+ *       14 family:<family>:scopes set (the scopes in which the family holds state, for merges),
+ *       15 cap:<hour>:volume zset and 16 cap:<service>:<hour>:volume zset (incidents opened this
+ *       hour -> a lower bound of their weighted events, refreshed when compared), 17 overflow:<hour>:volume zset (suppressed fingerprint ->
+ *       weighted events), 18 overflow:<hour>:info hash (<fp> -> {service,title}, <fp>:count, <fp>:first)
+ *       19 incidents:by-state hash (state -> count, kept here so metrics never scan the records)
  * ARGV: 1 prefix, 2 eventId, 3 nowMs, 4 candidateId, 5 incidentJson, 6 eventTime, 7 eventJson,
  *       8 sampleCap, 9 minEvents, 10 windowMs, 11 maxNewPerHour (0 = none),
- *       12 maxNewPerServiceHour (0 = none), 13 fingerprint, 14 msLeftInHour
+ *       12 maxNewPerServiceHour (0 = none), 13 fingerprint, 14 msLeftInHour, 15 scope,
+ *       16 weight (the event's severity weight), 17 infoJson ({service, title} of the family)
  * Returns {status, incidentId}: duplicate | held (below the opening rule) | created | absorbed |
- * overflow (over the hourly cap: counted into the hour's overflow incident).
+ * overflow (over the hourly cap: counted into the hour's overflow incident). A suppressed family
+ * whose weighted volume outgrows the smallest incident opened under the cap is promoted: it takes
+ * that one's place in the cap's ranking and opens its own incident (created, promotedFrom set).
  */
 export const INGEST_EVENT = `
 local prefix, now, eventTime, sampleCap = ARGV[1], tonumber(ARGV[3]), ARGV[6], tonumber(ARGV[8])
@@ -40,22 +47,83 @@ local function sample(id, eventJson)
   redis.call('LTRIM', eventsKey, 0, sampleCap - 1)
 end
 
+local weight = tonumber(ARGV[16])
 local function absorb(id)
   count_into(id, 1, eventTime, eventTime)
   sample(id, ARGV[7])
   return {'absorbed', id}
 end
 
-local id = redis.call('GET', KEYS[2])
-if id then return absorb(id) end
+local function open_incident(n, first, last, promotedFrom)
+  local newId, json = ARGV[4], ARGV[5]
+  local previous = redis.call('GET', KEYS[8])
+  if previous then json = string.sub(json, 1, -2) .. ',"previousIncidentId":' .. cjson.encode(previous) .. '}' end
+  if promotedFrom then json = string.sub(json, 1, -2) .. ',"promotedFrom":' .. cjson.encode(promotedFrom) .. '}' end
+  redis.call('SET', KEYS[2], newId)
+  redis.call('SET', prefix .. 'incident:' .. newId, json)
+  redis.call('ZADD', KEYS[3], now, newId)
+  redis.call('HINCRBY', KEYS[19], cjson.decode(json)['state'], 1)
+  redis.call('SADD', KEYS[4], newId)
+  redis.call('HSET', prefix .. 'incident:' .. newId .. ':stats', 'count', 0, 'firstSeen', first, 'lastSeen', last, 'weight', weight)
+  count_into(newId, n, first, last)
+  return newId
+end
 
--- A family suppressed this hour keeps counting into the hour's overflow incident.
+local id = redis.call('GET', KEYS[2])
+if id then
+  return absorb(id)
+end
+
+-- A family suppressed this hour keeps counting into the hour's overflow incident, until it
+-- outgrows the smallest incident opened under the cap that suppressed it.
 if redis.call('SISMEMBER', KEYS[12], ARGV[13]) == 1 then
   local oid = redis.call('GET', KEYS[11])
-  if oid then return absorb(oid) end
+  if oid then
+    local fp = ARGV[13]
+    local volume = tonumber(redis.call('ZINCRBY', KEYS[17], weight, fp))
+    local count = redis.call('HINCRBY', KEYS[18], fp .. ':count', 1)
+    local maxService = tonumber(ARGV[12])
+    local byService = maxService > 0 and tonumber(redis.call('GET', KEYS[10]) or '0') >= maxService
+    local ranking = byService and KEYS[16] or KEYS[15]
+    -- Ranking scores are lower bounds (set when an incident opened; its count only grows), so
+    -- the lightest is found by refreshing the head until it holds: absorbing stays one HINCRBY.
+    local smallest
+    for _ = 1, 8 do
+      local head = redis.call('ZRANGE', ranking, 0, 0, 'WITHSCORES')
+      if not head[1] then break end
+      local stats = prefix .. 'incident:' .. head[1] .. ':stats'
+      local current = tonumber(redis.call('HGET', stats, 'count') or '0') * tonumber(redis.call('HGET', stats, 'weight') or '1')
+      if current <= tonumber(head[2]) then
+        smallest = head
+        break
+      end
+      redis.call('ZADD', ranking, current, head[1])
+    end
+    if smallest and volume > tonumber(smallest[2]) then
+      redis.call('ZREM', ranking, smallest[1])
+      redis.call('SREM', KEYS[12], fp)
+      redis.call('ZREM', KEYS[17], fp)
+      local first = redis.call('HGET', KEYS[18], fp .. ':first') or eventTime
+      redis.call('HDEL', KEYS[18], fp, fp .. ':count', fp .. ':first', fp .. ':event')
+      -- Its events so far leave the overflow's count for its own: counts add up, none twice.
+      redis.call('HINCRBY', prefix .. 'incident:' .. oid .. ':stats', 'count', 1 - count)
+      local newId = open_incident(count, first, eventTime, oid)
+      sample(newId, ARGV[7])
+      redis.call('ZADD', KEYS[15], volume, newId)
+      redis.call('ZADD', KEYS[16], volume, newId)
+      return {'created', newId}
+    end
+    absorb(oid)
+    return {'overflow', oid}
+  end
 end
 
 -- No open incident: the family forms until its opening rule is met (N events within the window).
+-- From here on the family holds state under its fingerprint, which a family merge must find.
+if ARGV[15] ~= '' then
+  redis.call('SADD', KEYS[14], ARGV[15])
+  redis.call('PEXPIRE', KEYS[14], 2592000000)
+end
 local n, first, last = 1, eventTime, eventTime
 local minEvents = tonumber(ARGV[9])
 if minEvents > 1 then
@@ -104,30 +172,28 @@ if (maxAll > 0 and openedAll >= maxAll) or (maxService > 0 and openedService >= 
     redis.call('SET', KEYS[11], oid)
     redis.call('SET', prefix .. 'incident:' .. oid, template)
     redis.call('ZADD', KEYS[3], now, oid)
-    redis.call('HINCRBY', KEYS[14], cjson.decode(template)['state'], 1)
+    redis.call('HINCRBY', KEYS[19], cjson.decode(template)['state'], 1)
   end
   redis.call('SADD', KEYS[12], ARGV[13])
   redis.call('PEXPIRE', KEYS[12], leftMs + 7200000)
+  redis.call('ZADD', KEYS[17], weight * n, ARGV[13])
+  redis.call('HSET', KEYS[18], ARGV[13], ARGV[17], ARGV[13] .. ':count', n, ARGV[13] .. ':first', first, ARGV[13] .. ':event', ARGV[7])
+  redis.call('PEXPIRE', KEYS[17], leftMs + 7200000)
+  redis.call('PEXPIRE', KEYS[18], leftMs + 7200000)
   count_into(oid, n, first, last)
   move_forming_events(oid)
   return {'overflow', oid}
 end
 
-id = ARGV[4]
-local json = ARGV[5]
-local previous = redis.call('GET', KEYS[8])
-if previous then json = string.sub(json, 1, -2) .. ',"previousIncidentId":' .. cjson.encode(previous) .. '}' end
 redis.call('INCR', KEYS[9])
 redis.call('PEXPIRE', KEYS[9], leftMs + 60000)
 redis.call('INCR', KEYS[10])
 redis.call('PEXPIRE', KEYS[10], leftMs + 60000)
-redis.call('SET', KEYS[2], id)
-redis.call('SET', prefix .. 'incident:' .. id, json)
-redis.call('ZADD', KEYS[3], now, id)
-redis.call('HINCRBY', KEYS[14], cjson.decode(json)['state'], 1)
-redis.call('SADD', KEYS[4], id)
-redis.call('HSET', prefix .. 'incident:' .. id .. ':stats', 'count', 0, 'firstSeen', first, 'lastSeen', last)
-count_into(id, n, first, last)
+id = open_incident(n, first, last, false)
+redis.call('ZADD', KEYS[15], weight * n, id)
+redis.call('ZADD', KEYS[16], weight * n, id)
+redis.call('PEXPIRE', KEYS[15], leftMs + 60000)
+redis.call('PEXPIRE', KEYS[16], leftMs + 60000)
 move_forming_events(id)
 return {'created', id}
 `;

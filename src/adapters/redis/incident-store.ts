@@ -3,7 +3,11 @@ import { AuditEvent } from '../../domain/audit.js';
 import { ErrorEvent } from '../../domain/event.js';
 import { ErrorCode, MedicError } from '../../domain/errors.js';
 import { Incident, type IncidentState, type IncidentStats } from '../../domain/incident.js';
-import { hourOf, HOUR_MS, isOverflowFingerprint, overflowFingerprint } from '../../domain/storm-policy.js';
+import { hourOf, HOUR_MS, isOverflowFingerprint, overflowFingerprint, severityWeight } from '../../domain/storm-policy.js';
+import { MERGE_FAMILY } from './family-merge-script.js';
+import { finishMerges, resolveMerged } from './finish-merges.js';
+import { loadGroupingDecisions, type GroupingDecisions } from './grouping-decision-store.js';
+import { listOverflowFamilies, type OverflowFamily } from './overflow-families.js';
 import { INGEST_EVENT, RELEASE_FINGERPRINT, UPDATE_INCIDENT } from './incident-scripts.js';
 
 export type IngestStatus = 'duplicate' | 'held' | 'created' | 'absorbed' | 'overflow';
@@ -11,6 +15,11 @@ export type IngestStatus = 'duplicate' | 'held' | 'created' | 'absorbed' | 'over
 export interface IngestInput {
   event: ErrorEvent;
   fingerprint: string;
+  /** The fingerprint's scope and message family when `fingerprint` is `<scope>:<family>`; without them no family merge can reach it. */
+  scope?: string;
+  family?: string;
+  /** Families the miner merged before this event ([retired, survivor]): applied first, in order. */
+  merges?: [string, string][];
   /** The record to store if this event opens a new incident. */
   candidate: Incident;
   /** The family opens an incident at its `minEvents`th event within `windowMs` (default: the first). */
@@ -58,12 +67,28 @@ export interface IncidentStore {
   lastEventMs(id: string): Promise<number | undefined>;
   /** How many families an overflow incident has absorbed. */
   suppressedFamilies(overflowFingerprint: string): Promise<number>;
+  /** Writes the records and audit of family merges the ingest made; idempotent. Returns the incidents changed. */
+  finishMerges(): Promise<string[]>;
+  /** The incident an id ended in after every merge. */
+  resolve(id: string): Promise<string>;
+  /** The open incident holding a fingerprint, if any. */
+  openIncidentOf(fingerprint: string): Promise<string | undefined>;
+  /** The operators' Merge and Split decisions, read once per ingest. */
+  groupingDecisions(): Promise<GroupingDecisions>;
+  /** The families counted into an overflow incident, heaviest first. */
+  overflowFamilies(overflowFingerprint: string, limit?: number): Promise<OverflowFamily[]>;
 }
 
 type RedisWithScripts = Redis & {
   medicIngest(...args: (string | number)[]): Promise<[IngestStatus, string]>;
   medicUpdateIncident(...args: (string | number)[]): Promise<number>;
   medicReleaseFingerprint(...args: (string | number)[]): Promise<number>;
+};
+
+type IngestPipeline = {
+  medicIngest(...args: (string | number)[]): void;
+  medicMergeFamily(...args: (string | number)[]): void;
+  exec(): Promise<[Error | null, unknown][] | null>;
 };
 
 const SAMPLE_CAP = 20;
@@ -74,7 +99,8 @@ const PREDECESSOR_TTL_MS = 30 * 86_400_000;
 export function createIncidentStore(redis: Redis, prefix: string): IncidentStore {
   const r = redis as RedisWithScripts;
   if (typeof r.medicIngest !== 'function') {
-    redis.defineCommand('medicIngest', { numberOfKeys: 14, lua: INGEST_EVENT });
+    redis.defineCommand('medicIngest', { numberOfKeys: 19, lua: INGEST_EVENT });
+    redis.defineCommand('medicMergeFamily', { numberOfKeys: 7, lua: MERGE_FAMILY });
     redis.defineCommand('medicUpdateIncident', { numberOfKeys: 4, lua: UPDATE_INCIDENT });
     redis.defineCommand('medicReleaseFingerprint', { numberOfKeys: 3, lua: RELEASE_FINGERPRINT });
   }
@@ -91,6 +117,10 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
     cap: (hour: number, service?: string) => (service === undefined ? `${prefix}cap:${hour}` : `${prefix}cap:${service}:${hour}`),
     families: (overflow: string) => `${prefix}${overflow}:families`,
     template: (overflow: string) => `${prefix}${overflow}:template`,
+    scopes: (family: string) => `${prefix}family:${family}:scopes`,
+    volume: (hour: number, service?: string) => (service === undefined ? `${prefix}cap:${hour}:volume` : `${prefix}cap:${service}:${hour}:volume`),
+    merged: `${prefix}merged`,
+    mergesPending: `${prefix}merges:pending`,
   };
 
   async function get(id: string): Promise<Incident | undefined> {
@@ -117,29 +147,46 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
     return counts;
   }
 
-  return {
+  const store: IncidentStore = {
     async ingest(inputs, nowMs, options = {}) {
       const hour = hourOf(nowMs);
       const overflow = overflowFingerprint(hour);
       const msLeftInHour = (hour + 1) * HOUR_MS - nowMs;
       // The overflow record rides along once per call, not once per event; created only if needed.
       if (options.overflow) await redis.set(keys.template(overflow), JSON.stringify(options.overflow), 'PX', msLeftInHour + HOUR_MS, 'NX');
-      const pipeline = redis.pipeline() as unknown as { medicIngest(...args: (string | number)[]): void; exec(): Promise<[Error | null, unknown][] | null> };
-      for (const { event, fingerprint, candidate, rule } of inputs) {
+      const pipeline = redis.pipeline() as unknown as IngestPipeline;
+      // Merges ride in the same pipeline, in order: the events before a merge were keyed on the
+      // retired family, the events after it on the survivor. Their results are not returned.
+      const isEvent: boolean[] = [];
+      for (const { event, fingerprint, scope, family, merges, candidate, rule } of inputs) {
+        for (const [from, to] of merges ?? []) {
+          pipeline.medicMergeFamily(
+            keys.scopes(from), keys.scopes(to), keys.merged, keys.mergesPending, keys.activity, keys.pending, keys.families(overflow),
+            prefix, from, to, SAMPLE_CAP, nowMs,
+          );
+          isEvent.push(false);
+        }
+        isEvent.push(true);
         pipeline.medicIngest(
           keys.processed, keys.open(fingerprint), keys.incidents, keys.pending,
           keys.forming(fingerprint), `${keys.forming(fingerprint)}:events`, keys.activity, keys.last(fingerprint),
-          keys.cap(hour), keys.cap(hour, candidate.service), keys.open(overflow), keys.families(overflow), keys.template(overflow), keys.byState,
+          keys.cap(hour), keys.cap(hour, candidate.service), keys.open(overflow), keys.families(overflow), keys.template(overflow),
+          keys.scopes(family ?? ''),
+          keys.volume(hour), keys.volume(hour, candidate.service), `${prefix}${overflow}:volume`, `${prefix}${overflow}:info`, keys.byState,
           prefix, event.id, nowMs, candidate.id, JSON.stringify(candidate), event.time, JSON.stringify(event), SAMPLE_CAP,
-          rule?.minEvents ?? 1, rule?.windowMs ?? 0, options.caps?.perHour ?? 0, options.caps?.perServiceHour ?? 0, fingerprint, msLeftInHour,
+          rule?.minEvents ?? 1, rule?.windowMs ?? 0, options.caps?.perHour ?? 0, options.caps?.perServiceHour ?? 0, fingerprint, msLeftInHour, scope ?? '',
+          severityWeight(event.severity), JSON.stringify({ service: candidate.service, title: candidate.title }),
         );
       }
       const results = (await pipeline.exec()) ?? [];
-      return results.map(([error, value]) => {
+      const out: { status: IngestStatus; incidentId: string }[] = [];
+      results.forEach(([error, value], i) => {
         if (error) throw new MedicError(ErrorCode.UpstreamUnavailable, `Redis refused an ingest: ${error.message}`, { transient: true });
+        if (!isEvent[i]) return;
         const [status, incidentId] = value as [IngestStatus, string];
-        return { status, incidentId };
+        out.push({ status, incidentId });
       });
+      return out;
     },
     get,
     async require(id) {
@@ -210,5 +257,15 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
     async suppressedFamilies(overflow) {
       return redis.scard(keys.families(overflow));
     },
+    finishMerges() {
+      return finishMerges(redis, prefix, (id, mutate) => store.update(id, mutate));
+    },
+    resolve: (id) => resolveMerged(redis, prefix, id),
+    groupingDecisions: () => loadGroupingDecisions(redis, prefix),
+    overflowFamilies: (overflow, limit) => listOverflowFamilies(redis, prefix, overflow, limit),
+    async openIncidentOf(fingerprint) {
+      return (await redis.get(keys.open(fingerprint))) ?? undefined;
+    },
   };
+  return store;
 }

@@ -9,6 +9,7 @@ import { DeliveryLedger, deliveryKey, type DeliveryClaims } from './delivery-led
 import { registerActionButtons } from './listeners/action-buttons.js';
 import { registerDecisionActions } from './listeners/decision-actions.js';
 import { registerDetailsAction } from './listeners/details-action.js';
+import { registerOpenIncidentAction, type GroupingCommands } from './listeners/open-incident-action.js';
 import { registerFeedbackAction } from './listeners/feedback-action.js';
 import { registerMedicCommand } from './listeners/medic-command.js';
 import { registerRejectSubmission } from './listeners/reject-submission.js';
@@ -32,6 +33,8 @@ export interface SlackAppOptions {
   audit?: AuditLog;
   /** The card's operational-action buttons; without it they are not served (no gateway wired). */
   actions?: ActionCommands;
+  /** Open incident on the overflow card (and other grouping decisions), when the gateway is built. */
+  grouping?: GroupingCommands;
   command?: string;
   retries?: number;
   logger?: Logger;
@@ -102,13 +105,14 @@ export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
     // auth.test runs in start(), so a bad token is a clear error instead of an unhandled rejection.
     deferInitialization: true,
   });
-  const deps = { commands: options.commands, authority: options.authority, audit: options.audit };
+  const deps = { commands: options.commands, authority: options.authority, audit: options.audit, ...(options.grouping ? { grouping: options.grouping } : {}) };
   app.use(dropDuplicates(options.ledger ?? new DeliveryLedger()));
   registerDecisionActions(app, deps);
   registerDetailsAction(app, deps);
   registerRejectSubmission(app, deps);
   registerFeedbackAction(app, deps);
   registerMedicCommand(app, deps, options.command);
+  if (options.grouping) registerOpenIncidentAction(app, options.grouping, options.audit);
   if (options.actions) {
     registerActionButtons(app, options.actions, options.audit);
     registerStepUpSubmission(app, options.actions, options.audit);

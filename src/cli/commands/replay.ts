@@ -1,43 +1,121 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { ErrorEvent } from '../../domain/event.js';
+import { basename } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { IngestStatus } from '../../adapters/redis/incident-store.js';
+import { createTemplateMiner } from '../../domain/templates/template-miner.js';
 import { ingestEvents } from '../../use-cases/ingest-events.js';
-import type { CliCommand } from '../command.js';
 import type { BootMedic } from '../boot-medic.js';
+import type { CliCommand, CliIo } from '../command.js';
 import { readArgs } from '../read-args.js';
 import { terminalIo } from '../terminal-output.js';
+import { readReplayRecords, type ReplayRecord } from './replay-records.js';
 
-/** `replay <file>`: injects error events (a JSON array or JSON lines of ErrorEvent) as if polled. */
+const USAGE = 'replay FILE [--print-incidents]';
+const LOCK_WAIT_MS = 60_000;
+const LOCK_MS = 120_000;
+
+/**
+ * `replay FILE [--print-incidents]`: ingests the records of FILE exactly as a poll would — the
+ * same miner (restored from and saved to Redis), the same fingerprints, caps and merges. With
+ * `--print-incidents`, one `{"incident","status"}` JSON line per input record, in order, naming
+ * the incident after every merge the replay caused (a kept contract: see the README). The summary
+ * goes to stderr; the exit code is 1 when a record was skipped.
+ */
 export function createReplayCommand(boot: BootMedic): CliCommand {
   return {
     name: 'replay',
-    usage: 'replay <events.json|events.jsonl>',
-    summary: 'inject error events as if the log source had reported them',
+    usage: USAGE,
+    summary: 'ingest the records of FILE as a poll would; --print-incidents prints one {"incident","status"} line per record',
     async run(args, rawIo) {
       const io = terminalIo(rawIo);
-      const parsed = readArgs(args, io, this, {});
+      const parsed = readArgs(args, io, this, { 'print-incidents': { type: 'boolean' } });
       if (typeof parsed === 'number') return parsed;
+      const print = parsed.values['print-incidents'] === true;
       const [file, ...extra] = parsed.positionals;
       if (!file || extra.length > 0) {
-        io.stderr.write('Usage: npm run medic -- replay <file>\n');
+        io.stderr.write(`Usage: npm run medic -- ${USAGE}\n`);
         return 2;
       }
-      const text = await readFile(file, 'utf8').catch(() => undefined);
-      if (text === undefined) {
-        io.stderr.write(`Cannot read ${file}.\n`);
-        return 2;
-      }
-      const rows: unknown[] = text.trimStart().startsWith('[') ? (JSON.parse(text) as unknown[]) : text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown);
-      const events: ErrorEvent[] = [];
-      rows.forEach((row, i) => {
-        const parsed = ErrorEvent.safeParse(row);
-        if (parsed.success) events.push(parsed.data);
-        else io.stderr.write(`skipped event ${i + 1}: ${parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}\n`);
+      const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        io.stderr.write(`replay: cannot read ${file} (${error.code ?? error.message}).\n`);
+        return undefined;
       });
-      return boot(io, async ({ medic }) => {
-        const counts = await ingestEvents(events, medic.poll);
-        io.stdout.write(`replayed ${events.length} event(s): ${counts.created} new incident(s), ${counts.absorbed} absorbed, ${counts.duplicate} duplicate(s)\n`);
-        return 0;
+      if (text === undefined) return 2;
+      return boot(io, async ({ medic, config }) => {
+        const records = readReplayRecords(text, basename(file), config.MEDIC_CORRELATION_FIELDS);
+        for (const r of records) if (r.problem) io.stderr.write(`skipped record ${r.line}: ${r.problem}\n`);
+        const outcomes = await replay(records, medic.poll);
+        if (print) await printIncidents(records, outcomes, medic.poll.store, io);
+        const counts = countOf(outcomes);
+        const skipped = records.filter((r) => r.problem).length;
+        io.stderr.write(
+          `replayed ${outcomes.length} record(s): ${counts.created} new incident(s), ${counts.absorbed} absorbed, ${counts.held} held, ` +
+            `${counts.overflow} overflowed, ${counts.duplicate} duplicate(s); ${new Set(outcomes.map((o) => o.family)).size} famil(ies); ${skipped} skipped\n`,
+        );
+        return skipped > 0 ? 1 : 0;
       });
     },
   };
+}
+
+interface Outcome {
+  status: IngestStatus;
+  incidentId: string;
+  fingerprint: string;
+  family: string;
+}
+
+type PollDeps = Parameters<Parameters<BootMedic>[1]>[0]['medic']['poll'];
+
+/** Under the poll lock, so the replay is the only miner at work, as a poll is. */
+async function replay(records: ReplayRecord[], poll: PollDeps): Promise<Outcome[]> {
+  const lockKey = `${poll.prefix}lock:poll:${poll.source.name}`;
+  const token = randomUUID();
+  for (const deadline = Date.now() + LOCK_WAIT_MS; (await poll.redis.set(lockKey, token, 'PX', LOCK_MS, 'NX')) !== 'OK'; await sleep(200)) {
+    if (Date.now() > deadline) throw new Error('A poll has held the poll lock for a minute; try again when it is done.');
+  }
+  try {
+    const miner = createTemplateMiner({}, await poll.templates?.load());
+    const outcomes: Outcome[] = [];
+    const events = records.flatMap((r) => (r.event ? [r.event] : []));
+    await ingestEvents(events, {
+      ...poll, miner,
+      onIngested: (status, incidentId, event, fingerprint) => {
+        poll.onIngested?.(status, incidentId, event, fingerprint);
+        outcomes.push({ status, incidentId, fingerprint, family: fingerprint.slice(fingerprint.indexOf(':') + 1) });
+      },
+    });
+    await poll.templates?.save(miner.snapshot());
+    return outcomes;
+  } finally {
+    await poll.redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, lockKey, token);
+  }
+}
+
+async function printIncidents(records: ReplayRecord[], outcomes: Outcome[], store: PollDeps['store'], io: CliIo): Promise<void> {
+  let chunk = '';
+  let next = 0;
+  for (const record of records) {
+    // Outcomes come in the order of the records that are events.
+    const outcome = record.event ? outcomes[next++] : undefined;
+    if (!outcome) {
+      chunk += `${JSON.stringify({ incident: '', status: 'skipped' })}\n`;
+      continue;
+    }
+    // A held record joined its family's incident if the family opened later in the replay.
+    const joined = outcome.incidentId || (outcome.status === 'held' ? await store.openIncidentOf(outcome.fingerprint) : undefined);
+    chunk += `${JSON.stringify({ incident: joined ? await store.resolve(joined) : '', status: outcome.status })}\n`;
+    if (chunk.length > 64_000) {
+      io.stdout.write(chunk);
+      chunk = '';
+    }
+  }
+  io.stdout.write(chunk);
+}
+
+function countOf(outcomes: Outcome[]): Record<IngestStatus, number> {
+  const counts: Record<IngestStatus, number> = { created: 0, absorbed: 0, held: 0, overflow: 0, duplicate: 0 };
+  for (const o of outcomes) counts[o.status] += 1;
+  return counts;
 }

@@ -30,6 +30,8 @@ export const stormEnv = {
   MEDIC_OPEN_RULES: openRules,
   MEDIC_MAX_NEW_INCIDENTS_PER_HOUR: intFrom(50, 1),
   MEDIC_MAX_NEW_INCIDENTS_PER_SERVICE_HOUR: intFrom(20, 1),
+  /** The operator's grouping rules (match → fixed family, or split by a field); validated at start. */
+  MEDIC_GROUPING_FILE: z.string().default('data/policy/grouping.yaml'),
 };
 
 type StormEnv = { [K in keyof typeof stormEnv]: z.output<(typeof stormEnv)[K]> };

@@ -51,7 +51,7 @@ export function generalize(template: readonly string[], tokens: readonly string[
 }
 
 // `num=<*>` and `topActivity=…` are different fields, not two values of one.
-function differentKeys(a: string, b: string): boolean {
+export function differentKeys(a: string, b: string): boolean {
   const ka = a.indexOf('=');
   const kb = b.indexOf('=');
   return ka > 0 && kb > 0 && (ka !== kb || a.slice(0, ka) !== b.slice(0, kb));

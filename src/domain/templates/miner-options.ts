@@ -1,6 +1,7 @@
+import type { FoldSettings } from './fold-evidence.js';
 import { defaultMaskLimits, type MaskLimits } from './mask-message.js';
 
-export interface MinerOptions extends MaskLimits {
+export interface MinerOptions extends MaskLimits, FoldSettings {
   /** Groups kept in memory; past it the least recently used group is forgotten. */
   maxGroups: number;
   /**
@@ -12,8 +13,6 @@ export interface MinerOptions extends MaskLimits {
   maxAliases: number;
   /** Share of a template's constants a message must keep to join it despite value-like differences. */
   minSimilarity: number;
-  /** Distinct plain words seen at one position, all else equal, before that position becomes a variable. */
-  siblingsToGeneralize: number;
 }
 
 export const defaultMinerOptions: MinerOptions = {
@@ -23,4 +22,6 @@ export const defaultMinerOptions: MinerOptions = {
   maxAliases: 50_000,
   minSimilarity: 0.5,
   siblingsToGeneralize: 3,
+  maxWordDiffs: 1,
+  maxMedianCount: 4,
 };

@@ -1,10 +1,11 @@
 import { shortHash } from '../hash.js';
 import { createGroupStore, templateKey, type Group } from './group-store.js';
 import { maskMessage, WILDCARD } from './mask-message.js';
-import { compareToTemplate, generalize, soleDifference, type Tokens } from './match-template.js';
+import { siblingsToFold } from './fold-evidence.js';
+import { compareToTemplate, generalize, type Tokens } from './match-template.js';
 import { defaultMinerOptions, type MinerOptions } from './miner-options.js';
 import type { MinerSnapshot } from './miner-snapshot.js';
-import { kindsOf, TokenKind } from './token-kind.js';
+import { kindsOf } from './token-kind.js';
 
 export interface MinedTemplate {
   groupId: string;
@@ -18,6 +19,11 @@ export interface TemplateMiner {
   lookup(groupId: string): MinedTemplate | undefined;
   groupCount(): number;
   snapshot(): MinerSnapshot;
+  /**
+   * The merges learned since the last call, oldest first: [retired id, survivor id] for every
+   * group that had been returned by `add`, so the incidents keyed on it can follow.
+   */
+  takeMerges(): [string, string][];
 }
 
 /**
@@ -31,6 +37,7 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
   const config: MinerOptions = { ...defaultMinerOptions, ...options };
   const store = createGroupStore(config.maxAliases);
   let nextSeq = 0;
+  let merges: [string, string][] = [];
 
   function findBest(message: Tokens): { group: Group; exact: boolean } | undefined {
     let best: Group | undefined;
@@ -64,6 +71,7 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
   /** Folds the younger group into the older one, whose id survives; returns the survivor. */
   function merge(a: Group, b: Group): Group {
     const [survivor, gone] = a.seq < b.seq ? [a, b] : [b, a];
+    if (gone.count > 0) merges.push([gone.id, survivor.id]);
     survivor.count += gone.count;
     store.remove(gone);
     store.retire(gone.id, survivor.id);
@@ -76,28 +84,17 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
   }
 
   /**
-   * A new group that differs from others by one plain word at one position may be one event with
-   * a variable there (a user name); enough distinct words make it so and fold the siblings.
+   * A new group that differs from others only by words at a few positions may be one event with
+   * variables there (user names, hosts); enough distinct, rarely repeated words make it so and
+   * fold the siblings (see fold-evidence.ts).
    */
   function foldSiblings(group: Group): Group {
-    const siblingsAt = new Map<number, Group[]>();
-    for (const other of store.candidates(group.tokens)) {
-      const p = other === group ? -1 : soleDifference(other.tokens, group.tokens);
-      // Never the first token: it names the event.
-      if (p <= 0 || group.kinds[p] !== TokenKind.Word) continue;
-      const siblings = siblingsAt.get(p);
-      if (siblings) siblings.push(other);
-      else siblingsAt.set(p, [other]);
-    }
-    // Lowest position and oldest sibling first, so the outcome never depends on storage order.
-    for (const p of [...siblingsAt.keys()].sort((a, b) => a - b)) {
-      const siblings = (siblingsAt.get(p) as Group[]).sort((a, b) => a.seq - b.seq);
-      if (siblings.length + 1 < config.siblingsToGeneralize) continue;
-      let survivor = group;
-      for (const sibling of siblings) survivor = merge(survivor, sibling);
-      return setTemplate(survivor, survivor.tokens.map((t, i) => (i === p ? WILDCARD : t)));
-    }
-    return group;
+    const { siblings, positions } = siblingsToFold(group, store.candidates(group.tokens), config);
+    if (siblings.length === 0) return group;
+    let survivor = group;
+    for (const sibling of siblings) survivor = merge(survivor, sibling);
+    const variable = new Set(positions);
+    return setTemplate(survivor, survivor.tokens.map((t, i) => (variable.has(i) ? WILDCARD : t)));
   }
 
   function evictBeyondCaps(group: Group): void {
@@ -142,6 +139,11 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
       return group && { groupId: group.id, template: group.template };
     },
     groupCount: () => store.size,
+    takeMerges() {
+      const taken = merges;
+      merges = [];
+      return taken;
+    },
     snapshot: () => ({
       version: 1,
       nextSeq,

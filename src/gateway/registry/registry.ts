@@ -2,10 +2,12 @@ import { ErrorCode, type ErrorCode as Code } from '../../domain/errors.js';
 import { canonicalJson, sha256 } from '../../domain/hash.js';
 import type { Chat } from '../../ports/chat.js';
 import type { CodeRepository, FixPublisher, PullRequests } from '../../ports/code.js';
+import type { IncidentGrouping } from '../../ports/incident-grouping.js';
 import type { LogSource } from '../../ports/log-source.js';
 import { createActionTools } from '../actions/action-tools.js';
 import type { AutomationClient } from '../actions/automation-client.js';
 import { createCodeHostTools } from './code-host-tools.js';
+import { createGroupingTools } from './grouping-tools.js';
 import type { InvocationContext } from './effect.js';
 import { describeIssues, hasWildcardIssue } from '../arguments/identifiers.js';
 import { FORBIDDEN_TOOLS, type ActionPolicy } from '../actions/policy.js';
@@ -22,6 +24,8 @@ export interface ToolRegistryDeps {
   searchDocs?: DocsSearch;
   searchCode?: CodeSearch;
   automation?: AutomationClient;
+  /** Operator grouping decisions (open a family from the overflow). */
+  grouping?: IncidentGrouping;
   /** The operational actions of the policy file, already validated (`loadPolicy`). */
   actions?: readonly ActionPolicy[];
 }
@@ -63,6 +67,7 @@ export function createToolRegistry(deps: ToolRegistryDeps): ToolRegistry {
     ...createReadTools(deps),
     ...createSlackTools(deps.chat),
     ...createCodeHostTools(deps),
+    ...createGroupingTools(deps.grouping),
     ...createActionTools(deps.actions ?? [], deps.automation),
   ];
   const byName = new Map<string, AnyToolSpec>();

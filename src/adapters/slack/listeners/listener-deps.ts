@@ -1,6 +1,7 @@
 import type { Logger } from '@slack/bolt';
 import type { AuditLog } from '../../../ports/audit.js';
 import type { Authority } from '../../../ports/authority.js';
+import type { GroupingCommands } from './open-incident-action.js';
 import type { Caller, CommandResult, IncidentCommands } from '../../../use-cases/incident-commands.js';
 import { asMedicError } from '../../../domain/errors.js';
 import { untrusted } from '../../../presenters/mrkdwn.js';
@@ -12,6 +13,8 @@ export interface ListenerDeps {
   authority: Authority;
   /** Where the replies below are audited; without it (tests of the transport alone) they are not. */
   audit?: AuditLog;
+  /** `/medic merge|split` and Open incident, when the gateway is built. */
+  grouping?: GroupingCommands;
 }
 
 /** What a listener needs to answer the person who asked. */

@@ -5,6 +5,8 @@ import { ActionId, RerunValue, parseValue } from '../../../presenters/card-actio
 import { presentHelp, presentList, presentNotice, presentRerunConfirm, presentStatus } from '../../../presenters/command-replies.js';
 import { untrusted } from '../../../presenters/mrkdwn.js';
 import { parseMedicCommand } from '../parse-command.js';
+import { parseGroupingCommand } from '../parse-grouping-command.js';
+import { answerGrouping } from './grouping-command.js';
 import { afterAck, auditReply, runUseCase, slackCaller, type ListenerDeps } from './listener-deps.js';
 
 async function rerun(deps: ListenerDeps, logger: Logger, input: { incidentId: string; reason?: string | undefined; caller: Caller; confirmed?: boolean }): Promise<ChatMessage> {
@@ -21,6 +23,8 @@ const NOT_READABLE = (id: string) =>
 
 async function answer(text: string, viewer: Viewer, deps: ListenerDeps, logger: Logger): Promise<ChatMessage> {
   const { caller } = viewer;
+  const grouping = parseGroupingCommand(text);
+  if (grouping && deps.grouping) return presentNotice(untrusted((await answerGrouping(grouping, caller.userId, deps.grouping)).message, 2_000));
   const command = parseMedicCommand(text);
   switch (command.kind) {
     case 'help':

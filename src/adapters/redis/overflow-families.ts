@@ -1,0 +1,34 @@
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+
+/** One family counted into an overflow incident, heaviest first. */
+export interface OverflowFamily {
+  fingerprint: string;
+  service: string;
+  title: string;
+  count: number;
+  /** Events weighted by severity: what it competes with the capped incidents on. */
+  volume: number;
+}
+
+const Info = z.object({ service: z.string(), title: z.string() });
+/** Families read to name the services; the card lists fewer. */
+const MAX_READ = 500;
+
+/** The families of an overflow incident, by weighted volume, from what the ingest script keeps. */
+export async function listOverflowFamilies(redis: Redis, prefix: string, overflowFingerprint: string, limit = MAX_READ): Promise<OverflowFamily[]> {
+  const rows = await redis.zrevrange(`${prefix}${overflowFingerprint}:volume`, 0, Math.min(limit, MAX_READ) - 1, 'WITHSCORES');
+  if (rows.length === 0) return [];
+  const fingerprints = rows.filter((_, i) => i % 2 === 0);
+  const fields = fingerprints.flatMap((fp) => [fp, `${fp}:count`]);
+  const values = await redis.hmget(`${prefix}${overflowFingerprint}:info`, ...fields);
+  return fingerprints.flatMap((fingerprint, i) => {
+    let info: z.infer<typeof Info> | undefined;
+    try {
+      info = Info.parse(JSON.parse(values[i * 2] ?? 'null'));
+    } catch {
+      return [];
+    }
+    return [{ fingerprint, ...info, count: Number(values[i * 2 + 1] ?? 0), volume: Number(rows[i * 2 + 1]) }];
+  });
+}
