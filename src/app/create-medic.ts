@@ -29,7 +29,7 @@ import { createIncidentCommands } from '../use-cases/create-incident-commands.js
 import type { IncidentCommands } from '../use-cases/incident-commands.js';
 import { createActionCommands, type ActionCommands } from '../use-cases/run-action.js';
 import { mergeIncidents, openIncidentFromOverflow, splitFamily } from '../use-cases/open-incident.js';
-import type { GroupingCommands } from '../adapters/slack/listeners/open-incident-action.js';
+import type { GroupingCommands } from '../use-cases/grouping-commands.js';
 import { enqueuePending } from '../use-cases/ingest-events.js';
 import type { Adapters } from './adapters.js';
 

@@ -39,7 +39,8 @@ describe('the grouping rules file', () => {
     const world = await createWorld({ llm: 'offline' });
     try {
       const io = buildCliIo({ env: { ...world.env, MEDIC_GROUPING_FILE: join(FIXTURES, 'evil.yaml') } });
-      expect(await runCli(['incidents'], io)).toBe(1);
+      // Any command that boots Medic (not the read-only ones) loads the rules first.
+      expect(await runCli(['doctor'], io)).toBe(1);
       expect(io.err()).toContain('rules.2: needs exactly one of family or split_by');
       expect(io.err()).toContain('rules.4.name');
     } finally {

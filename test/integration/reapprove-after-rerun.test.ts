@@ -25,7 +25,8 @@ describe('re-approving after a re-run', () => {
     expect((await medic.commands.approve({ incidentId: first.id, proposalHash: first.proposal!.contentHash, caller })).ok).toBe(true);
     expect((await w.waitFor(finished(0), 'the first fix')).state).toBe('fixed');
 
-    expect((await medic.commands.rerun({ incidentId: first.id, caller })).ok).toBe(true);
+    // The first fix was pushed, so the re-run is confirmed, as the Re-run anyway button does.
+    expect((await medic.commands.rerun({ incidentId: first.id, caller, confirmed: true })).ok).toBe(true);
     const again = await w.waitFor(async () => {
       const incident = await medic.store.get(first.id);
       return incident?.state === 'awaiting_approval' && incident.round === 1 ? incident : undefined;

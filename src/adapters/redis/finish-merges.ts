@@ -1,8 +1,7 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { PIPELINE_ACTOR } from '../../domain/audit.js';
+import { PIPELINE_ACTOR, type AuditEvent } from '../../domain/audit.js';
 import { canTransition, type Incident } from '../../domain/incident.js';
-import type { Mutation } from './incident-store.js';
 
 /** A journaled record change from the family-merge script. */
 const PendingMerge = z.object({
@@ -16,7 +15,8 @@ const PendingMerge = z.object({
 const DELETE_IF_SAME = "if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end return 0";
 const MAX_HOPS = 64;
 
-type Update = (id: string, mutate: (incident: Incident) => Mutation | undefined) => Promise<Incident>;
+// The store's update, passed in: this module is a part of the store and imports nothing of it.
+type Update = (id: string, mutate: (incident: Incident) => { incident: Incident; audit: AuditEvent[] } | undefined) => Promise<Incident>;
 
 /**
  * Writes what the merge script moved into the incident records, each change with its audit

@@ -9,7 +9,8 @@ import { DeliveryLedger, deliveryKey, type DeliveryClaims } from './delivery-led
 import { registerActionButtons } from './listeners/action-buttons.js';
 import { registerDecisionActions } from './listeners/decision-actions.js';
 import { registerDetailsAction } from './listeners/details-action.js';
-import { registerOpenIncidentAction, type GroupingCommands } from './listeners/open-incident-action.js';
+import type { GroupingCommands } from '../../use-cases/grouping-commands.js';
+import { registerOpenIncidentAction } from './listeners/open-incident-action.js';
 import { registerFeedbackAction } from './listeners/feedback-action.js';
 import { registerMedicCommand } from './listeners/medic-command.js';
 import { registerRejectSubmission } from './listeners/reject-submission.js';

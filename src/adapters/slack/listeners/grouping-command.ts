@@ -1,5 +1,5 @@
 import type { GroupingCommand } from '../parse-grouping-command.js';
-import type { GroupingCommands } from './open-incident-action.js';
+import type { GroupingCommands } from '../../../use-cases/grouping-commands.js';
 
 /** Runs a typed grouping decision as the verified caller; a thrown error is an answer, not a crash. */
 export async function answerGrouping(command: GroupingCommand, userId: string, grouping: GroupingCommands): Promise<{ ok: boolean; message: string }> {

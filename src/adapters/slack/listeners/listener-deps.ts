@@ -1,7 +1,7 @@
 import type { Logger } from '@slack/bolt';
 import type { AuditLog } from '../../../ports/audit.js';
 import type { Authority } from '../../../ports/authority.js';
-import type { GroupingCommands } from './open-incident-action.js';
+import type { GroupingCommands } from '../../../use-cases/grouping-commands.js';
 import type { Caller, CommandResult, IncidentCommands } from '../../../use-cases/incident-commands.js';
 import { asMedicError } from '../../../domain/errors.js';
 import { untrusted } from '../../../presenters/mrkdwn.js';

@@ -3,14 +3,9 @@ import { asMedicError } from '../../../domain/errors.js';
 import type { AuditLog } from '../../../ports/audit.js';
 import { parseValue } from '../../../presenters/card-actions.js';
 import { OpenIncidentActionId, OpenIncidentValue } from '../../../presenters/overflow-card.js';
+import type { GroupingCommands } from '../../../use-cases/grouping-commands.js';
 import { afterAck, clickedMessage, tellUser } from './listener-deps.js';
 
-/** The grouping decisions a Slack click may ask for; the use-cases go through the gateway. */
-export interface GroupingCommands {
-  openFromOverflow(click: { overflowIncidentId: string; fingerprint: string; userId: string }): Promise<{ ok: boolean; message: string }>;
-  merge(input: { incidentId: string; intoIncidentId: string; userId: string }): Promise<{ ok: boolean; message: string }>;
-  split(input: { incidentId: string; field: string; userId: string }): Promise<{ ok: boolean; message: string }>;
-}
 
 const INVALID = 'This button is no longer valid. Use `/medic status <incident>` for the current card.';
 
