@@ -25,8 +25,9 @@ const EXCLUDED: RegExp[] = [
   // generated
   /(^|\/)(generated|gen|__generated__)\//i,
   /\.(generated|gen|pb|g)\.\w+$|_pb2(_grpc)?\.py$|\.min\.js$|\.d\.ts$|\.designer\.cs$/i,
-  // build output
-  /(^|\/)(dist|build|out|target|bin|obj|coverage|\.next|\.nuxt|__pycache__|\.venv|venv)\//i,
+  // build output; not bin/, where Node and Python projects keep hand-written entry scripts (the
+  // binaries .NET and Go build there carry no source extension, so the extension check drops them)
+  /(^|\/)(dist|build|out|target|obj|coverage|\.next|\.nuxt|__pycache__|\.venv|venv)\//i,
 ];
 
 /** Vendored, generated or built: never the source of a bug, whatever names it. */

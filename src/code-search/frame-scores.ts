@@ -61,19 +61,23 @@ const LIBRARY_ROOT = /^(node_modules|site-packages|dist-packages)$/;
  * file must share with it to count as the project's own: the whole package path for a JVM or .NET
  * class, the installed package's name for node_modules and site-packages (a monorepo's workspace
  * package, an app installed into its own virtualenv). Runtime and standard-library frames never map.
+ * `installed`: the project may be the installed package itself (a CLI installed globally from npm,
+ * whose repository root is the package directory), so the whole path below the package name must
+ * match instead, and at least a directory and a file of it.
  */
-function librarySegments(frame: StackFrame): number | undefined {
+function librarySegments(frame: StackFrame, installed: boolean): number | undefined {
   if (frame.inApp) return 1;
   const segments = normalizeFramePath(frame.file);
   if (frame.module && (frame.language === 'java' || frame.language === 'dotnet')) return segments.length;
   const root = segments.findLastIndex((s) => LIBRARY_ROOT.test(s));
   if (root < 0) return undefined;
   const name = segments[root + 1]?.startsWith('@') ? root + 2 : root + 1;
+  if (installed) return segments.length - name - 1 >= 2 ? segments.length - name - 1 : undefined;
   return name < segments.length - 1 ? segments.length - name : undefined;
 }
 
-function mapFrame(frame: StackFrame, index: Map<string, string[]>): string[] {
-  const minSegments = librarySegments(frame);
+function mapFrame(frame: StackFrame, index: Map<string, string[]>, installed: boolean): string[] {
+  const minSegments = librarySegments(frame, installed);
   if (minSegments === undefined) return [];
   const loose = frame.inApp && frame.language === 'java';
   return mapFramePath(frame.file, index, { loose, minSegments }).map((m) => m.file);
@@ -91,32 +95,41 @@ export function scoreFrames(input: ScoreFramesInput): FrameScores {
   const frameFiles: { frame: StackFrame; files: string[] }[] = [];
   const testFiles: string[] = [];
   const dirs = directoryIndex(index);
-  for (const frame of frames) {
-    const matches = mapFrame(frame, index);
-    const tests = matches.filter((f) => filter.isTest(f));
-    if (tests.length > 0 || (matches.length === 0 && frame.inApp && testSubjectStem(frame.file) && inKnownDirectory(frame.file, dirs))) {
-      for (const file of tests.length > 0 ? tests : [frame.file]) if (!testFiles.includes(file)) testFiles.push(file);
-      continue;
-    }
-    const candidates = matches.filter((f) => filter.isCandidate(f));
-    if (candidates.length === 0) continue;
-    projectFrames.push(frame);
-    frameFiles.push({ frame, files: candidates });
-    // The innermost frame of all threw; a library that rejected its argument blames its caller instead.
-    const thrower = frame === frames[0];
-    const demoted = isGuardFrame(frame) || (thrower && input.exceptionType !== undefined && ARGUMENT_ERROR.test(input.exceptionType));
-    // A file's rank is where it first appears; a later, plainer frame of the same file lifts it back.
-    const fresh = candidates.filter((f) => !inProject.includes(f));
-    const freshRank = inProject.length;
-    inProject.push(...fresh);
-    for (const file of candidates) {
-      const rank = fresh.includes(file) ? freshRank : inProject.indexOf(file);
-      // An ambiguous frame (two files share the matching suffix) splits its vote.
-      addScore(scores, file, (FRAME_BASE * DECAY ** rank * (demoted ? DEMOTED : 1)) / candidates.length);
-    }
+  // Only a trace with no frame of the project at all is read as the project's own installed package.
+  for (const installed of [false, true]) {
+    if (installed && (projectFrames.length > 0 || testFiles.length > 0)) break;
+    scoreFramePass(installed);
   }
   addTestHints(scores, testFiles, index, filter);
   return { scores, inProject, projectFrames, frameFiles };
+
+  function scoreFramePass(installed: boolean): void {
+    for (const frame of frames) {
+      if (installed && frame.inApp) continue;
+      const matches = mapFrame(frame, index, installed);
+      const tests = matches.filter((f) => filter.isTest(f));
+      if (tests.length > 0 || (matches.length === 0 && frame.inApp && testSubjectStem(frame.file) && inKnownDirectory(frame.file, dirs))) {
+        for (const file of tests.length > 0 ? tests : [frame.file]) if (!testFiles.includes(file)) testFiles.push(file);
+        continue;
+      }
+      const candidates = matches.filter((f) => filter.isCandidate(f));
+      if (candidates.length === 0) continue;
+      projectFrames.push(frame);
+      frameFiles.push({ frame, files: candidates });
+      // The innermost frame of all threw; a library that rejected its argument blames its caller instead.
+      const thrower = frame === frames[0];
+      const demoted = isGuardFrame(frame) || (thrower && input.exceptionType !== undefined && ARGUMENT_ERROR.test(input.exceptionType));
+      // A file's rank is where it first appears; a later, plainer frame of the same file lifts it back.
+      const fresh = candidates.filter((f) => !inProject.includes(f));
+      const freshRank = inProject.length;
+      inProject.push(...fresh);
+      for (const file of candidates) {
+        const rank = fresh.includes(file) ? freshRank : inProject.indexOf(file);
+        // An ambiguous frame (two files share the matching suffix) splits its vote.
+        addScore(scores, file, (FRAME_BASE * DECAY ** rank * (demoted ? DEMOTED : 1)) / candidates.length);
+      }
+    }
+  }
 }
 
 function directoryIndex(index: Map<string, string[]>): Set<string> {

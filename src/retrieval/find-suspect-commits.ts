@@ -1,6 +1,7 @@
 /**
  * Suspect commits: for the top in-project frames of the error, the commit that last changed the
- * frame's line, or its function when that changed later — what Sentry calls a suspect commit.
+ * frame's line — or, for the innermost frame, its function when that changed later — what
+ * Sentry calls a suspect commit.
  * Reads go through the CodeRepository port (the gateway in the pipeline); history that cannot be
  * read (a plain directory, a file never committed) yields no suspect rather than an error.
  */
@@ -41,12 +42,16 @@ export async function findSuspectCommitsIn(
   const { frameFiles } = scoreFrames({ frames: trace.frames, index: indexFilesByStem(files), filter: createCandidateFilter(input.rules), exceptionType: trace.rootCause?.exceptionType });
   const eventAt = Date.parse(input.time);
   const suspects: SuspectCommit[] = [];
+  let blamedFunction = false;
   for (const { frame, files: mapped } of frameFiles.slice(0, input.frames ?? 3)) {
     // An ambiguous frame says nothing about which file's history to read.
     const file = mapped.length === 1 ? mapped[0] : undefined;
     if (!file || frame.line === undefined) continue;
     const byLine = await repo.blame(file, frame.line).catch(() => undefined);
-    const byFunction = frame.fn ? await repo.blameFunction(file, frame.fn).catch(() => undefined) : undefined;
+    // The failing function's history is worth its cost for the innermost frame, where a change
+    // elsewhere in the function most often explains the crash; outer frames get their line.
+    const byFunction = frame.fn && suspects.length === 0 && !blamedFunction ? await repo.blameFunction(file, frame.fn).catch(() => undefined) : undefined;
+    blamedFunction = true;
     const hit = later(byLine, byFunction);
     if (!hit || suspects.some((s) => s.sha === hit.sha && s.file === file)) continue;
     const ageDays = Number.isFinite(eventAt) ? Math.round(((eventAt - Date.parse(hit.date)) / DAY_MS) * 10) / 10 : 0;

@@ -124,6 +124,36 @@ describe('ranking: repository layouts', () => {
     expect(ranked[0]).toBe('packages/billing/src/invoice.ts');
     expect(ranked).not.toContain('apps/web/src/router/index.ts');
   });
+
+  it('reads a trace that only passes through an installed copy of the package as the project itself', async () => {
+    const files = ['lib/cli.js', 'lib/config.js', 'bin/run.js', 'lib/format.js'];
+    const ranked = await top(files, [
+      "TypeError: Cannot read properties of undefined (reading 'name')",
+      '    at loadConfig (/usr/local/lib/node_modules/acme-cli/lib/config.js:14:22)',
+      '    at Object.<anonymous> (/usr/local/lib/node_modules/acme-cli/bin/run.js:3:1)',
+      '    at Module._compile (node:internal/modules/cjs/loader:1241:14)',
+    ].join('\n'));
+    expect(ranked.slice(0, 2)).toEqual(['lib/config.js', 'bin/run.js']);
+  });
+
+  it("ranks a Node project's bin/ entry script, never its built copy", async () => {
+    const ranked = await top(['bin/cli.js', 'dist/cli.js', 'lib/run.js'], 'TypeError: z\n    at main (/srv/tool/bin/cli.js:7:3)\n    at run (/srv/tool/lib/run.js:2:1)');
+    expect(ranked[0]).toBe('bin/cli.js');
+    expect(ranked).not.toContain('dist/cli.js');
+  });
+
+  it('keeps a dependency out when a frame of the project exists, and never maps a bare file name below a package', async () => {
+    const files = ['src/app.js', 'lib/router/index.js', 'main.js'];
+    const withOwnFrame = await top(files, [
+      'TypeError: x is not a function',
+      '    at Layer.handle (/srv/node_modules/express/lib/router/index.js:95:5)',
+      '    at start (/srv/src/app.js:4:3)',
+    ].join('\n'));
+    expect(withOwnFrame[0]).toBe('src/app.js');
+    expect(withOwnFrame).not.toContain('lib/router/index.js');
+    const bareName = await top(files, 'TypeError: y\n    at Request.callback (/srv/node_modules/request/main.js:108:22)');
+    expect(bareName).not.toContain('main.js');
+  });
 });
 
 describe('ranking: chained causes', () => {
