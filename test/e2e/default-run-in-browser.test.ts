@@ -138,7 +138,7 @@ describe('the default run in the browser', () => {
 
     const branches = fixBranches(remote());
     expect(branches).toHaveLength(1);
-    const [branch] = branches;
+    const [branch = ''] = branches;
     expect(await reply.textContent()).toContain(branch);
     const base = gitIn(remote(), ['merge-base', 'main', branch]);
     expect(gitIn(remote(), ['rev-list', '--count', `${base}..${branch}`])).toBe('1');
@@ -152,7 +152,7 @@ describe('the default run in the browser', () => {
     expect(subject.startsWith(quoted!)).toBe(true);
     const files = gitIn(remote(), ['diff', '--name-only', `${branch}^`, branch]).split('\n');
     expect(files).toHaveLength(1);
-    const [file] = files;
+    const [file = ''] = files;
     expect(gitIn(remote(), ['show', '--name-only', '--format=', reverted!]).split('\n')).toContain(file);
     // The fix undoes the commit's change to the file, line for line: its - lines are the commit's
     // + lines and its + lines the commit's - lines.
