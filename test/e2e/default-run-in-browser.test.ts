@@ -147,7 +147,7 @@ describe('the default run in the browser', () => {
     expect(reverted, message).toBeDefined();
     const subject = gitIn(remote(), ['log', '-1', '--format=%s', reverted!]);
     // The subject is kept to one short line, so a long reverted subject ends in an ellipsis.
-    const quoted = /^Revert "(.+?)(?:"|…)$/.exec(message.split('\n')[0])?.[1];
+    const quoted = /^Revert "(.+?)(?:"|…)$/m.exec(message)?.[1];
     expect(quoted, message).toBeDefined();
     expect(subject.startsWith(quoted!)).toBe(true);
     const files = gitIn(remote(), ['diff', '--name-only', `${branch}^`, branch]).split('\n');
