@@ -20,6 +20,8 @@ import { ROOT, createWorld, type World } from '../support/medic-world.js';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SHOTS = process.env.MEDIC_SCREENSHOT_DIR ?? join(ROOT, '.medic', 'screenshots', 'default-run');
 const FIRST_SCREEN_PX = 700;
+// The page's fixed command bar would sit across a tall message's picture; a message shot leaves it out.
+const FOOTER_HIDDEN = '#command-form, #status { display: none !important; }';
 // What a newcomer's shell may hold that would make this run anything but the default one.
 const CONFIGURING = /^(OPENAI_|SLACK_|SPLUNK_|GITHUB_|QDRANT_|MEDIC_(?!DATA_DIR$|REDIS_PREFIX$))/;
 
@@ -107,7 +109,7 @@ describe('the default run in the browser', () => {
     expect(depths.length).toBeGreaterThanOrEqual(3);
     for (const depth of depths) expect(depth).toBeLessThanOrEqual(FIRST_SCREEN_PX);
     await page.screenshot({ path: join(SHOTS, 'channel.png'), fullPage: true });
-    await proposing.first().screenshot({ path: join(SHOTS, 'card.png') });
+    await proposing.first().screenshot({ path: join(SHOTS, 'card.png'), style: FOOTER_HIDDEN });
   }, 60_000);
 
   it('opens View details with the analysis and the revert diff, and closes it', async () => {
@@ -129,12 +131,16 @@ describe('the default run in the browser', () => {
     const confirm = page.locator('#confirm-dialog');
     await expect(confirm.textContent()).resolves.toMatch(/with exactly the \d+-line diff/);
     await confirm.getByRole('button', { name: 'Approve' }).click();
+    // The page says in words that the click reached Medic, on a footer the messages do not show through.
+    const status = page.locator('#status');
+    await status.getByText('Your click reached Medic; its answer appears in the channel.').waitFor({ timeout: 20_000 });
+    expect(await page.evaluate("getComputedStyle(document.querySelector('#status')).backgroundColor")).not.toMatch(/^(transparent|rgba\(0, 0, 0, 0\))$/);
     const approved = cards().filter({ hasText: title });
     const reply = approved.locator('.reply', { hasText: /fix\/[\w./-]+/ }).first();
     await reply.waitFor({ timeout: 30_000 });
     await approved.getByText(/Branch pushed/).first().waitFor({ timeout: 20_000 });
     await expect(approved.textContent()).resolves.not.toMatch(/\bFixed\b/);
-    await approved.first().screenshot({ path: join(SHOTS, 'thread.png') });
+    await approved.first().screenshot({ path: join(SHOTS, 'thread.png'), style: FOOTER_HIDDEN });
 
     const branches = fixBranches(remote());
     expect(branches).toHaveLength(1);
