@@ -81,6 +81,13 @@ async function settled(): Promise<void> {
   }, 'the channel to settle', 45_000);
 }
 
+/** A picture of one message, without the fixed command bar across it. */
+async function shoot(message: Locator, name: string): Promise<void> {
+  await page.evaluate(`{ const s = document.createElement('style'); s.id = 'shot-style'; s.textContent = ${JSON.stringify(FOOTER_HIDDEN)}; document.head.append(s); }`);
+  await message.screenshot({ path: join(SHOTS, name) });
+  await page.evaluate("document.getElementById('shot-style').remove()");
+}
+
 /** How far below the card's top its Approve button ends, in CSS pixels. */
 async function approveDepth(card: Locator): Promise<number> {
   const top = (await card.boundingBox())!.y;
@@ -109,7 +116,7 @@ describe('the default run in the browser', () => {
     expect(depths.length).toBeGreaterThanOrEqual(3);
     for (const depth of depths) expect(depth).toBeLessThanOrEqual(FIRST_SCREEN_PX);
     await page.screenshot({ path: join(SHOTS, 'channel.png'), fullPage: true });
-    await proposing.first().screenshot({ path: join(SHOTS, 'card.png'), style: FOOTER_HIDDEN });
+    await shoot(proposing.first(), 'card.png');
   }, 60_000);
 
   it('opens View details with the analysis and the revert diff, and closes it', async () => {
@@ -140,7 +147,7 @@ describe('the default run in the browser', () => {
     await reply.waitFor({ timeout: 30_000 });
     await approved.getByText(/Branch pushed/).first().waitFor({ timeout: 20_000 });
     await expect(approved.textContent()).resolves.not.toMatch(/\bFixed\b/);
-    await approved.first().screenshot({ path: join(SHOTS, 'thread.png'), style: FOOTER_HIDDEN });
+    await shoot(approved.first(), 'thread.png');
 
     const branches = fixBranches(remote());
     expect(branches).toHaveLength(1);
