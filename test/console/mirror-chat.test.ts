@@ -36,7 +36,7 @@ describe('the terminal mirror', () => {
     expect(lines).toEqual([
       'medic · card posted  inc-checkout-1  RangeError: Invalid discount <*>',
       'medic · card updated: Awaiting approval  inc-checkout-1  RangeError: Invalid discount <*>',
-      expect.stringMatching(/^medic · thread reply +Pushed branch fix\/x$/),
+      'medic · thread reply  inc-checkout-1  Pushed branch fix/x',
     ]);
   });
 

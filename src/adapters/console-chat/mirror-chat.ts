@@ -10,10 +10,13 @@ import { renderBlocks, summarizeCard } from './render-blocks.js';
  */
 export function mirrorToConsole(chat: Chat, out: Writable, options: { verbose?: boolean } = {}): Chat {
   const last = new Map<string, string>();
-  const print = (event: 'posted' | 'updated' | 'thread reply', key: string, message: ChatMessage) => {
+  // A reply rarely names its incident: the line takes it from the card the reply is threaded under.
+  const cardIds = new Map<string, string>();
+  const print = (event: 'posted' | 'updated' | 'thread reply', key: string, message: ChatMessage, cardKey = key) => {
     const card = summarizeCard(message);
+    if (event !== 'thread reply' && card.id) cardIds.set(cardKey, card.id);
     const line = event === 'thread reply'
-      ? `medic · thread reply  ${card.id ?? ''}  ${card.headline}`
+      ? `medic · thread reply  ${card.id ?? cardIds.get(cardKey) ?? ''}  ${card.headline}`
       : `medic · card ${event === 'posted' ? 'posted' : `updated: ${card.status ?? 'changed'}`}  ${card.id ?? ''}  ${card.headline}`;
     const full = options.verbose ? `${renderBlocks(message).split('\n').map((l) => `│ ${l}`).join('\n')}\n` : '';
     // Without --verbose an update is news only when the status moved; with it, when the card changed.
@@ -35,7 +38,7 @@ export function mirrorToConsole(chat: Chat, out: Writable, options: { verbose?: 
     },
     async replyInThread(ref, key, message) {
       await chat.replyInThread(ref, key, message);
-      print('thread reply', key, message);
+      print('thread reply', key, message, `${ref.channel}/${ref.ts}`);
     },
     postEphemeral: (channel, userId, text) => chat.postEphemeral(channel, userId, text),
   };

@@ -165,10 +165,20 @@ function confirmWith(confirm) {
   });
 }
 
+const ACTION_NOUNS = { click: 'Your click', submit: 'Your form', close: 'Closing the form', command: 'Your /medic command' };
+
+// Words a newcomer reads, not HTTP codes: a 200 only means Medic took the action; its answer comes
+// in the channel.
+function deliveryNote(action, status) {
+  const what = ACTION_NOUNS[action] || 'Your action';
+  if (status >= 200 && status < 300) return `${what} reached Medic; its answer appears in the channel.`;
+  return `${what} failed (HTTP ${status}); the terminal running Medic says why.`;
+}
+
 async function send(path, body) {
   const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userId, ...body }) });
   const result = await response.json().catch(() => ({}));
-  $('#status').textContent = `${path.replace('/sandbox/', '')} → Medic answered ${result.status ?? response.status}`;
+  $('#status').textContent = deliveryNote(path.replace('/sandbox/', ''), result.status ?? response.status);
   void refresh();
   return result;
 }

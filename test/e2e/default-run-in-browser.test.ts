@@ -1,0 +1,183 @@
+/**
+ * The first run a newcomer sees, in headless Chromium at 900 px wide: Medic started as `npm start`
+ * starts it with nothing configured (offline analyzer, the sample logs and the sample service's
+ * dated history), so every proposal on the page is the LLM-free revert of the sample commit that
+ * introduced a bug. At least three cards show Approve within their first 700 px, View details opens,
+ * and Alice's approval pushes a `fix/…` branch whose one commit is exactly `git revert` of that
+ * commit's change to the file. Screenshots of the channel, a card, the details modal and the thread
+ * go to a folder this test prints (MEDIC_SCREENSHOT_DIR, default .medic/screenshots/default-run).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exited } from '../support/crash-drill.js';
+import { fixBranches, gitIn } from '../support/git-remote.js';
+import { ROOT, createWorld, type World } from '../support/medic-world.js';
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SHOTS = process.env.MEDIC_SCREENSHOT_DIR ?? join(ROOT, '.medic', 'screenshots', 'default-run');
+const FIRST_SCREEN_PX = 700;
+// The page's fixed command bar would sit across a tall message's picture; a message shot leaves it out.
+const FOOTER_HIDDEN = '#command-form, #status { display: none !important; }';
+// What a newcomer's shell may hold that would make this run anything but the default one.
+const CONFIGURING = /^(OPENAI_|SLACK_|SPLUNK_|GITHUB_|QDRANT_|MEDIC_(?!DATA_DIR$|REDIS_PREFIX$))/;
+
+let world: World;
+let medic: ChildProcess;
+let output = '';
+let context: BrowserContext;
+let page: Page;
+let profile: string;
+
+/** The environment of a fresh shell plus only what isolates this run: its Redis prefix and data dir. */
+function defaultEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !CONFIGURING.test(key)));
+  delete env.NODE_ENV;
+  delete env.LOG_LEVEL;
+  return { ...env, REDIS_URL: world.env.REDIS_URL, MEDIC_REDIS_PREFIX: world.prefix, MEDIC_DATA_DIR: world.env.MEDIC_DATA_DIR, MEDIC_SANDBOX_PORT: '0', PORT: '0' };
+}
+
+beforeAll(async () => {
+  world = await createWorld({ llm: 'offline' });
+  // What `npm start` runs, started directly so the signal reaches Medic and not npm.
+  medic = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: defaultEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  medic.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  medic.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const url = await world.waitFor(async () => /Slack sandbox +(http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1], 'the sandbox in the start-up banner', 30_000);
+  expect(output).toMatch(/Analysis +offline, no LLM key/);
+  await mkdir(SHOTS, { recursive: true });
+  profile = await mkdtemp(join(tmpdir(), 'medic-e2e-default-'));
+  context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, viewport: { width: 900, height: 1_000 } });
+  page = await context.newPage();
+  await page.goto(url);
+  process.stdout.write(`default run screenshots: ${SHOTS}\n`);
+}, 60_000);
+
+afterAll(async () => {
+  await context?.close();
+  if (medic && medic.exitCode === null) {
+    medic.kill('SIGTERM');
+    await exited(medic);
+  }
+  await world?.close();
+  if (profile) await rm(profile, { recursive: true, force: true });
+});
+
+const cards = () => page.locator('#messages > .message');
+const cardsWithApprove = () => cards().filter({ has: page.getByRole('button', { name: 'Approve' }) });
+const remote = () => join(world.env.MEDIC_DATA_DIR!, 'remotes/sample-service.git');
+
+/** Until the page has shown the same messages for two seconds: no card is mid-update when measured. */
+async function settled(): Promise<void> {
+  let last = '';
+  let since = Date.now();
+  await world.waitFor(async () => {
+    const html = await page.locator('#messages').innerHTML();
+    if (html !== last) [last, since] = [html, Date.now()];
+    return Date.now() - since >= 2_000;
+  }, 'the channel to settle', 45_000);
+}
+
+/** A picture of one message, without the fixed command bar across it. */
+async function shoot(message: Locator, name: string): Promise<void> {
+  await page.evaluate(`{ const s = document.createElement('style'); s.id = 'shot-style'; s.textContent = ${JSON.stringify(FOOTER_HIDDEN)}; document.head.append(s); }`);
+  await message.screenshot({ path: join(SHOTS, name) });
+  await page.evaluate("document.getElementById('shot-style').remove()");
+}
+
+/** How far below the card's top its Approve button ends, in CSS pixels. */
+async function approveDepth(card: Locator): Promise<number> {
+  const top = (await card.boundingBox())!.y;
+  const button = (await card.getByRole('button', { name: 'Approve' }).boundingBox())!;
+  return button.y + button.height - top;
+}
+
+/** The changed lines of a patch, with the sign that says which side they are on. */
+function changedLines(patch: string): string[] {
+  return patch.split('\n').filter((line) => /^[-+](?![-+]{2} )/.test(line));
+}
+
+describe('the default run in the browser', () => {
+  it('shows the sample cards, at least three with a revert and Approve within the first 700 px', async () => {
+    await world.waitFor(async () => (await cardsWithApprove().count()) >= 3, 'three cards with Approve', 45_000);
+    await settled();
+    await page.evaluate('document.fonts.ready');
+    const proposing = cardsWithApprove();
+    const depths: number[] = [];
+    for (let i = 0; i < (await proposing.count()); i++) {
+      const card = proposing.nth(i);
+      await expect(card.textContent()).resolves.toMatch(/Status.*Awaiting approval/s);
+      await expect(card.textContent()).resolves.toMatch(/[Rr]evert/);
+      depths.push(await approveDepth(card));
+    }
+    expect(depths.length).toBeGreaterThanOrEqual(3);
+    for (const depth of depths) expect(depth).toBeLessThanOrEqual(FIRST_SCREEN_PX);
+    await page.screenshot({ path: join(SHOTS, 'channel.png'), fullPage: true });
+    await shoot(proposing.first(), 'card.png');
+  }, 60_000);
+
+  it('opens View details with the analysis and the revert diff, and closes it', async () => {
+    await cardsWithApprove().first().getByRole('button', { name: 'View details' }).click();
+    const dialog = page.locator('#view-dialog');
+    await dialog.getByText('Incident details').waitFor({ timeout: 20_000 });
+    await expect(dialog.textContent()).resolves.toMatch(/Root cause[\s\S]*Evidence[\s\S]*Proposed fix/);
+    await dialog.screenshot({ path: join(SHOTS, 'details-modal.png') });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+  }, 30_000);
+
+  it('lets Alice approve: the thread names the branch, and the remote holds exactly the revert', async () => {
+    const select = page.locator('#user');
+    await select.selectOption((await select.locator('option', { hasText: /Alice \(approver\)/ }).getAttribute('value')) ?? '');
+    const card = cardsWithApprove().first();
+    const title = (await card.locator('.block.section').first().textContent()) ?? '';
+    await card.getByRole('button', { name: 'Approve' }).click();
+    const confirm = page.locator('#confirm-dialog');
+    await expect(confirm.textContent()).resolves.toMatch(/with exactly the \d+-line diff/);
+    await confirm.getByRole('button', { name: 'Approve' }).click();
+    // The page says in words that the click reached Medic, on a footer the messages do not show through.
+    const status = page.locator('#status');
+    await status.getByText('Your click reached Medic; its answer appears in the channel.').waitFor({ timeout: 20_000 });
+    expect(await page.evaluate("getComputedStyle(document.querySelector('#status')).backgroundColor")).not.toMatch(/^(transparent|rgba\(0, 0, 0, 0\))$/);
+    const approved = cards().filter({ hasText: title });
+    const reply = approved.locator('.reply', { hasText: /fix\/[\w./-]+/ }).first();
+    await reply.waitFor({ timeout: 30_000 });
+    await approved.getByText(/Branch pushed/).first().waitFor({ timeout: 20_000 });
+    await expect(approved.textContent()).resolves.not.toMatch(/\bFixed\b/);
+    await shoot(approved.first(), 'thread.png');
+
+    const branches = fixBranches(remote());
+    expect(branches).toHaveLength(1);
+    const [branch = ''] = branches;
+    expect(await reply.textContent()).toContain(branch);
+    const base = gitIn(remote(), ['merge-base', 'main', branch]);
+    expect(gitIn(remote(), ['rev-list', '--count', `${base}..${branch}`])).toBe('1');
+    const message = gitIn(remote(), ['log', '-1', '--format=%B', branch]);
+    const reverted = /This reverts commit ([0-9a-f]{40})/.exec(message)?.[1];
+    expect(reverted, message).toBeDefined();
+    const subject = gitIn(remote(), ['log', '-1', '--format=%s', reverted!]);
+    // The subject is kept to one short line, so a long reverted subject ends in an ellipsis.
+    const quoted = /^Revert "(.+?)(?:"|…)$/m.exec(message)?.[1];
+    expect(quoted, message).toBeDefined();
+    expect(subject.startsWith(quoted!)).toBe(true);
+    const files = gitIn(remote(), ['diff', '--name-only', `${branch}^`, branch]).split('\n');
+    expect(files).toHaveLength(1);
+    const [file = ''] = files;
+    expect(gitIn(remote(), ['show', '--name-only', '--format=', reverted!]).split('\n')).toContain(file);
+    // The fix undoes the commit's change to the file, line for line: its - lines are the commit's
+    // + lines and its + lines the commit's - lines.
+    const fix = changedLines(gitIn(remote(), ['diff', '-U0', `${branch}^`, branch, '--', file]));
+    const undo = changedLines(gitIn(remote(), ['diff', '-U0', reverted!, `${reverted!}^`, '--', file]));
+    expect(fix.length).toBeGreaterThan(0);
+    expect(fix).toEqual(undo);
+  }, 60_000);
+
+  it('stops on SIGTERM without printing a secret from the sample logs', async () => {
+    expect(output).not.toMatch(/AKIA[0-9A-Z]{16}|xoxb-\d|ghp_[A-Za-z0-9]{20}/);
+    medic.kill('SIGTERM');
+    expect(await exited(medic)).toBe('0');
+  }, 20_000);
+});
