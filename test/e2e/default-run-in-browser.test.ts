@@ -42,8 +42,8 @@ function defaultEnv(): NodeJS.ProcessEnv {
 
 beforeAll(async () => {
   world = await createWorld({ llm: 'offline' });
-  // What `npm start` runs, started directly so the signal reaches Medic and not npm.
-  medic = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: defaultEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  // What `npm start` execs: the bundle the test set-up built from the sources.
+  medic = spawn(process.execPath, ['dist/main.js'], { cwd: ROOT, env: defaultEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   medic.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   medic.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   const url = await world.waitFor(async () => /Slack sandbox +(http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1], 'the sandbox in the start-up banner', 30_000);
@@ -120,6 +120,9 @@ describe('the default run in the browser', () => {
   }, 60_000);
 
   it('opens View details with the analysis and the revert diff, and closes it', async () => {
+    // The sandbox acts only as a chosen user; anyone in the incident's channel may read it.
+    const select = page.locator('#user');
+    await select.selectOption((await select.locator('option', { hasText: /Bob/ }).getAttribute('value')) ?? '');
     await cardsWithApprove().first().getByRole('button', { name: 'View details' }).click();
     const dialog = page.locator('#view-dialog');
     await dialog.getByText('Incident details').waitFor({ timeout: 20_000 });
