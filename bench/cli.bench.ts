@@ -27,7 +27,7 @@ async function sampleEvents(): Promise<unknown[]> {
     } catch {
       return; // the sample keeps a cut-off line on purpose; the log source skips it too
     }
-    events.push({ id: `bench-${i}`, source: 'bench', time: r.time, service: r.service, severity: 'error', message: r.message.slice(0, 16_384), raw: `${r.message}\n${r.stack ?? ''}`.slice(0, 65_536), correlationIds: r.requestId ? { requestId: r.requestId } : {} });
+    events.push({ id: `bench-${i}`, source: 'bench', time: r.time, service: r.service, severity: 'error', message: (r.message ?? '').slice(0, 16_384), raw: `${r.message ?? ''}\n${r.stack ?? ''}`.slice(0, 65_536), correlationIds: r.requestId ? { requestId: r.requestId } : {} });
   });
   return events;
 }
