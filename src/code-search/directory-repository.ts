@@ -6,6 +6,7 @@ import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { CodeRepository } from '../ports/code.js';
 import { readRepoFile } from './safe-read.js';
+import { NO_HISTORY } from './no-history.js';
 
 // Directories that are never source: walking them costs time and they hold no candidates.
 const SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn', '.venv', 'venv', '__pycache__', '.medic']);
@@ -38,18 +39,6 @@ export function createDirectoryRepository(dir: string): CodeRepository {
       return out;
     },
     readFile: (path) => readRepoFile(root, path),
-    async recentChanges() {
-      return [];
-    },
-    // A plain directory has no history to ask.
-    async blame() {
-      return undefined;
-    },
-    async blameFunction() {
-      return undefined;
-    },
-    async commitFileChange() {
-      return undefined;
-    },
+    ...NO_HISTORY,
   };
 }

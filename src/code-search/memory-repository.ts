@@ -4,6 +4,7 @@
  */
 import type { CodeRepository } from '../ports/code.js';
 import { assertRepoRelativePath } from './safe-read.js';
+import { NO_HISTORY } from './no-history.js';
 
 export function createMemoryRepository(files: Readonly<Record<string, string>>): CodeRepository {
   const paths = Object.keys(files).sort();
@@ -19,18 +20,6 @@ export function createMemoryRepository(files: Readonly<Record<string, string>>):
       assertRepoRelativePath(path);
       return Object.prototype.hasOwnProperty.call(files, path) ? files[path] : undefined;
     },
-    async recentChanges() {
-      return [];
-    },
-    // A plain directory has no history to ask.
-    async blame() {
-      return undefined;
-    },
-    async blameFunction() {
-      return undefined;
-    },
-    async commitFileChange() {
-      return undefined;
-    },
+    ...NO_HISTORY,
   };
 }

@@ -1,8 +1,7 @@
 /** `approve <id> <hash>` approves the proposal `show` displayed, never one that replaced it since. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
 import { createFixProposal } from '../../src/domain/fix.js';
-import { buildCliIo } from '../support/cli-io.js';
+import { runCliWith as cli } from '../support/cli-io.js';
 import { awaitIncident, createWorld, checkoutErrorLines, type World } from '../support/medic-world.js';
 
 let world: World | undefined;
@@ -10,12 +9,6 @@ afterEach(async () => {
   await world?.close();
   world = undefined;
 });
-
-async function cli(env: Record<string, string>, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const io = buildCliIo({ env });
-  const code = await runCli(argv, io);
-  return { code, out: io.out(), err: io.err() };
-}
 
 describe('approve from the command line', () => {
   it('refuses a missing or short hash, refuses the hash of a replaced proposal, and approves the shown one', async () => {

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
-import { buildCliIo } from '../support/cli-io.js';
+import { runCliWith as cli } from '../support/cli-io.js';
 import { checkoutErrorLines, createWorld, type World, awaitIncident } from '../support/medic-world.js';
 
 let world: World | undefined;
@@ -8,12 +7,6 @@ afterEach(async () => {
   await world?.close();
   world = undefined;
 });
-
-async function cli(env: Record<string, string>, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const io = buildCliIo({ env });
-  const code = await runCli(argv, io);
-  return { code, out: io.out(), err: io.err() };
-}
 
 describe('the command line', () => {
   it('doctor reports the embedded defaults as working', async () => {

@@ -1,8 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
-import { buildCliIo } from '../support/cli-io.js';
+import { runCliWith as cli } from '../support/cli-io.js';
 import { createWorld, type World } from '../support/medic-world.js';
 
 let world: World | undefined;
@@ -12,12 +11,6 @@ afterEach(async () => {
 });
 
 const ROOT = join(import.meta.dirname, '../..');
-
-async function cli(env: Record<string, string>, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const io = buildCliIo({ env });
-  const code = await runCli(argv, io);
-  return { code, out: io.out(), err: io.err() };
-}
 
 const lockWait = (user: string, i: number) =>
   JSON.stringify({ time: `2026-11-30T09:00:0${i}.000Z`, level: 'ERROR', service: 'orders', message: `lock wait timeout for user ${user} on table orders` });
