@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { IncidentStore } from '../src/adapters/redis/incident-store.js';
+import type { IncidentStore } from '../src/ports/incident-store.js';
 import { PIPELINE_ACTOR } from '../src/domain/audit.js';
 import { transition, type Incident } from '../src/domain/incident.js';
 import { FINISHED_STATES, isQuiet, quietMinutes } from '../src/domain/storm-policy.js';

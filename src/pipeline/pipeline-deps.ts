@@ -3,7 +3,7 @@ import type { RevertOutcome } from '../retrieval/find-revert.js';
 import type { ErrorEvent } from '../domain/event.js';
 import type { FixProposal } from '../domain/fix.js';
 import type { Diagnostics, Incident } from '../domain/incident.js';
-import type { IncidentStore } from '../adapters/redis/incident-store.js';
+import type { IncidentStore } from '../ports/incident-store.js';
 import type { Analyst, CodeCandidate, DraftFix } from '../ports/analyst.js';
 import type { Chat } from '../ports/chat.js';
 import type { LogSource } from '../ports/log-source.js';

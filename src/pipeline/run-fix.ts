@@ -5,7 +5,7 @@ import { isStepDone, transition, type FixStep, type Incident } from '../domain/i
 import { redactSecrets } from '../domain/untrusted/redact.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { IncidentStore } from '../adapters/redis/incident-store.js';
+import type { IncidentStore } from '../ports/incident-store.js';
 import { presentIncidentCard } from '../presenters/incident-card.js';
 import { presentThreadReply } from '../presenters/thread-reply.js';
 import { clipSubject } from '../domain/commit-subject.js';

@@ -1,6 +1,6 @@
 import type { AuditEvent } from '../domain/audit.js';
 import { FIX_STEPS, canTransition, transition, type Actor, type Incident } from '../domain/incident.js';
-import type { IncidentStore } from '../adapters/redis/incident-store.js';
+import type { IncidentStore } from '../ports/incident-store.js';
 import type { AuditLog } from '../ports/audit.js';
 import type { Authority } from '../ports/authority.js';
 import type { Caller, CommandResult, IncidentCommands, IncidentView, Viewer } from './incident-commands.js';

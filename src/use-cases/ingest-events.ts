@@ -6,7 +6,7 @@ import { createIncident, type Incident } from '../domain/incident.js';
 import { hourOf, openRuleFor, overflowFingerprint, presentOverflowTitle, type StormSettings } from '../domain/storm-policy.js';
 import { maskMessage } from '../domain/templates/mask-message.js';
 import type { MinedTemplate, TemplateMiner } from '../domain/templates/template-miner.js';
-import type { IncidentStore, IngestOptions, IngestStatus } from '../adapters/redis/incident-store.js';
+import type { IncidentStore, IngestOptions, IngestStatus } from '../ports/incident-store.js';
 
 export interface IngestDeps {
   store: IncidentStore;

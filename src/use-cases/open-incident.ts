@@ -1,4 +1,4 @@
-import type { IncidentStore } from '../adapters/redis/incident-store.js';
+import type { IncidentStore } from '../ports/incident-store.js';
 import type { ApprovalStore } from '../gateway/effect-gate/approval-store.js';
 import type { ToolGateway } from '../gateway/gateway.js';
 

@@ -4,7 +4,7 @@
  * gateway with the clicker's verified user id. The gateway decides and audits; this records the
  * outcome on the incident, replies in the thread and refreshes the card.
  */
-import type { IncidentStore } from '../adapters/redis/incident-store.js';
+import type { IncidentStore } from '../ports/incident-store.js';
 import type { Incident, ProposedAction } from '../domain/incident.js';
 import { confirmStepUp, requestStepUp, runApprovedAction } from '../gateway/actions/action-use-cases.js';
 import { toActionOutcome } from '../gateway/actions/action-outcome.js';

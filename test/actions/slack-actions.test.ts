@@ -4,7 +4,8 @@
  * the stored incident and the clicker's verified id, and the receiver's count proves what ran.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createIncidentStore, type IncidentStore } from '../../src/adapters/redis/incident-store.js';
+import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
+import type { IncidentStore } from '../../src/ports/incident-store.js';
 import type { Incident } from '../../src/domain/incident.js';
 import { proposeActions } from '../../src/gateway/actions/propose-actions.js';
 import { presentIncidentCard } from '../../src/presenters/incident-card.js';

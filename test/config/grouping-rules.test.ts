@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createIncidentStore, type IncidentStore } from '../../src/adapters/redis/incident-store.js';
+import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
+import type { IncidentStore } from '../../src/ports/incident-store.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { loadGroupingRules } from '../../src/config/load-grouping-rules.js';
 import { parseGroupingRules } from '../../src/domain/grouping-rules.js';

@@ -1,7 +1,8 @@
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createIncidentStore, type IncidentStore } from '../../src/adapters/redis/incident-store.js';
+import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
+import type { IncidentStore } from '../../src/ports/incident-store.js';
 import { PIPELINE_ACTOR } from '../../src/domain/audit.js';
 import { createIncident } from '../../src/domain/incident.js';
 import { createOpsRoutes } from '../../src/http/ops-routes.js';

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAuditLog } from '../../src/adapters/redis/audit-log.js';
-import { createIncidentStore, type IncidentStore } from '../../src/adapters/redis/incident-store.js';
+import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
+import type { IncidentStore } from '../../src/ports/incident-store.js';
 import { createTemplateMiner } from '../../src/domain/templates/template-miner.js';
 import { ingestEvents, type IngestDeps } from '../../src/use-cases/ingest-events.js';
 import { buildEvent } from '../support/builders.js';

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createIncidentStore, type IncidentStore } from '../../src/adapters/redis/incident-store.js';
+import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
+import type { IncidentStore } from '../../src/ports/incident-store.js';
 import { hourOf, type StormSettings } from '../../src/domain/storm-policy.js';
 import { ingestEvents, type IngestDeps } from '../../src/use-cases/ingest-events.js';
 import { buildEvent } from '../support/builders.js';

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAuditLog } from '../../src/adapters/redis/audit-log.js';
-import { createIncidentStore, type IncidentStore } from '../../src/adapters/redis/incident-store.js';
+import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
+import type { IncidentStore } from '../../src/ports/incident-store.js';
 import { createFixProposal } from '../../src/domain/fix.js';
 import type { Incident } from '../../src/domain/incident.js';
 import { createIncidentCommands } from '../../src/use-cases/create-incident-commands.js';

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createIncidentStore, type IncidentStore } from '../../src/adapters/redis/incident-store.js';
+import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
+import type { IncidentStore } from '../../src/ports/incident-store.js';
 import { createIncidentGrouping } from '../../src/adapters/redis/open-from-overflow.js';
 import { parseGroupingCommand } from '../../src/adapters/slack/parse-grouping-command.js';
 import { createTemplateMiner, type TemplateMiner } from '../../src/domain/templates/template-miner.js';

@@ -1,7 +1,8 @@
 /** Reading is limited to the incident's channel and configured readers; feedback counts only from approvers. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAuditLog } from '../../src/adapters/redis/audit-log.js';
-import { createIncidentStore, type IncidentStore } from '../../src/adapters/redis/incident-store.js';
+import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
+import type { IncidentStore } from '../../src/ports/incident-store.js';
 import type { Incident } from '../../src/domain/incident.js';
 import { createConfiguredAuthority } from '../../src/gateway/authority/authority.js';
 import type { AuditLog } from '../../src/ports/audit.js';

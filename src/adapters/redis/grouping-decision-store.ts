@@ -1,10 +1,5 @@
 import type { Redis } from 'ioredis';
-
-/** Operator decisions that hold for future events: which fingerprint joins which, which family splits by what. */
-export interface GroupingDecisions {
-  aliases: Map<string, string>;
-  splits: Map<string, string>;
-}
+import type { GroupingDecisions } from '../../ports/incident-store.js';
 
 export const decisionKeys = (prefix: string) => ({ aliases: `${prefix}grouping:fingerprint-alias`, splits: `${prefix}grouping:split` });
 

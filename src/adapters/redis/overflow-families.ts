@@ -1,15 +1,6 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-
-/** One family counted into an overflow incident, heaviest first. */
-export interface OverflowFamily {
-  fingerprint: string;
-  service: string;
-  title: string;
-  count: number;
-  /** Events weighted by severity: what it competes with the capped incidents on. */
-  volume: number;
-}
+import type { OverflowFamily } from '../../ports/incident-store.js';
 
 const Info = z.object({ service: z.string(), title: z.string() });
 /** Families read to name the services; the card lists fewer. */

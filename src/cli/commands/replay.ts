@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { IngestStatus } from '../../adapters/redis/incident-store.js';
+import type { IngestStatus } from '../../ports/incident-store.js';
 import { createTemplateMiner } from '../../domain/templates/template-miner.js';
 import { ingestEvents } from '../../use-cases/ingest-events.js';
 import type { BootMedic } from '../boot-medic.js';

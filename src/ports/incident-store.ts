@@ -1,0 +1,88 @@
+import type { AuditEvent } from '../domain/audit.js';
+import type { ErrorEvent } from '../domain/event.js';
+import type { Incident, IncidentState, IncidentStats } from '../domain/incident.js';
+
+/** Operator decisions that hold for future events: which fingerprint joins which, which family splits by what. */
+export interface GroupingDecisions {
+  aliases: Map<string, string>;
+  splits: Map<string, string>;
+}
+
+/** One family counted into an overflow incident, heaviest first. */
+export interface OverflowFamily {
+  fingerprint: string;
+  service: string;
+  title: string;
+  count: number;
+  /** Events weighted by severity: what it competes with the capped incidents on. */
+  volume: number;
+}
+
+export type IngestStatus = 'duplicate' | 'held' | 'created' | 'absorbed' | 'overflow';
+
+export interface IngestInput {
+  event: ErrorEvent;
+  fingerprint: string;
+  /** The fingerprint's scope and message family when `fingerprint` is `<scope>:<family>`; without them no family merge can reach it. */
+  scope?: string;
+  family?: string;
+  /** Families the miner merged before this event ([retired, survivor]): applied first, in order. */
+  merges?: [string, string][];
+  /** The record to store if this event opens a new incident. */
+  candidate: Incident;
+  /** The family opens an incident at its `minEvents`th event within `windowMs` (default: the first). */
+  rule?: { minEvents: number; windowMs: number };
+}
+
+export interface IngestOptions {
+  /** Caps on new incidents per hour window; over either, families go to the hour's overflow incident. */
+  caps?: { perHour: number; perServiceHour: number };
+  /** The overflow incident to create for the hour, when a cap is first exceeded. */
+  overflow?: Incident;
+}
+
+export interface QuietIncident {
+  id: string;
+  /** When Medic last recorded an event for it (the ingest clock, not the log's time). */
+  lastEventMs: number;
+}
+
+export interface Mutation {
+  incident: Incident;
+  audit: AuditEvent[];
+}
+
+export interface IncidentStore {
+  ingest(inputs: IngestInput[], nowMs: number, options?: IngestOptions): Promise<{ status: IngestStatus; incidentId: string }[]>;
+  get(id: string): Promise<Incident | undefined>;
+  require(id: string): Promise<Incident>;
+  /** Reads, applies `mutate`, and writes back with its audit records unless another writer won; then retries. */
+  update(id: string, mutate: (incident: Incident) => Mutation | undefined): Promise<Incident>;
+  list(options?: { states?: IncidentState[]; limit?: number }): Promise<Incident[]>;
+  /** Incidents per state, from counts kept as states change (no record is read). */
+  countByState(): Promise<Partial<Record<IncidentState, number>>>;
+  stats(id: string): Promise<IncidentStats | undefined>;
+  recentEvents(id: string, limit?: number): Promise<ErrorEvent[]>;
+  /** Incidents created whose analysis job may not have been enqueued yet (crash between the two). */
+  pendingAnalysis(): Promise<string[]>;
+  clearPending(id: string): Promise<void>;
+  /** Forgets processed event ids older than the retention, keeping dedupe memory bounded. */
+  pruneProcessed(olderThanMs: number): Promise<number>;
+  /** Closes the incident's fingerprint so the next event of that family opens a new incident, linked to this one. */
+  releaseFingerprint(incident: Incident): Promise<void>;
+  /** Incidents holding a family whose last event was recorded at or before `cutoffMs`, oldest first. */
+  quietIncidents(cutoffMs: number, limit?: number): Promise<QuietIncident[]>;
+  lastEventMs(id: string): Promise<number | undefined>;
+  /** How many families an overflow incident has absorbed. */
+  suppressedFamilies(overflowFingerprint: string): Promise<number>;
+  /** Writes the records and audit of family merges the ingest made; idempotent. Returns the incidents changed. */
+  finishMerges(): Promise<string[]>;
+  /** The incident an id ended in after every merge. */
+  resolve(id: string): Promise<string>;
+  /** The open incident holding a fingerprint, if any. */
+  openIncidentOf(fingerprint: string): Promise<string | undefined>;
+  /** The operators' Merge and Split decisions, read once per ingest. */
+  groupingDecisions(): Promise<GroupingDecisions>;
+  /** The families counted into an overflow incident, heaviest first. */
+  overflowFamilies(overflowFingerprint: string, limit?: number): Promise<OverflowFamily[]>;
+}
