@@ -2,8 +2,10 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { createTemplateMiner } from '../../domain/templates/template-miner.js';
+import { defaultMinerOptions } from '../../domain/templates/miner-options.js';
+import { createTemplateMiner, type MinedTemplate } from '../../domain/templates/template-miner.js';
 import type { CliCommand } from '../command.js';
+import { startMaskPool, type MaskPool } from '../parallel-mask.js';
 import { readArgs } from '../read-args.js';
 import { readLineBatches } from '../read-lines.js';
 import { jsonSafe } from '../terminal-output.js';
@@ -11,6 +13,10 @@ import { jsonSafe } from '../terminal-output.js';
 const READ_BYTES = 1 << 20;
 const WRITE_CHARS = 1 << 20;
 const USAGE = 'templates FILE|-';
+/** Lines mined on the main thread alone before masking moves to worker threads: short inputs never pay for starting them. */
+const PARALLEL_AFTER_LINES = 20_000;
+/** Batches (one per read) being masked ahead of the miner, per worker. */
+const AHEAD_PER_WORKER = 2;
 
 /**
  * `templates FILE` (`-` for standard input): one message per line in, one `{"group","template"}` per line out, in order.
@@ -35,22 +41,42 @@ export const templatesCommand: CliCommand = {
       return 2;
     }
 
-    const miner = createTemplateMiner();
+    const miner = createTemplateMiner(defaultMinerOptions);
     const ids: string[] = [];
     // Templates as last seen, for groups the miner has since evicted to stay within its memory cap.
     const lastTemplate = new Map<string, string>();
+    const record = (mined: MinedTemplate) => {
+      ids.push(mined.groupId);
+      lastTemplate.set(mined.groupId, mined.template);
+    };
     const input = file === '-' ? io.stdin : createReadStream(file, { highWaterMark: READ_BYTES });
+    let pool: MaskPool | undefined;
     try {
+      // Masked batches come back in the order they were sent, so the miner sees lines in input order.
+      const ahead: Promise<string[]>[] = [];
+      let seen = 0;
+      let tried = false;
       for await (const lines of readLineBatches(input)) {
-        for (const line of lines) {
-          const mined = miner.add(line);
-          ids.push(mined.groupId);
-          lastTemplate.set(mined.groupId, mined.template);
+        if (!tried && seen >= PARALLEL_AFTER_LINES) {
+          tried = true;
+          pool = startMaskPool(defaultMinerOptions);
         }
+        seen += lines.length;
+        if (!pool) {
+          for (const line of lines) record(miner.add(line));
+          continue;
+        }
+        const batch = pool.keys(lines);
+        batch.catch(() => undefined); // awaited below, in order; a failure surfaces there
+        ahead.push(batch);
+        while (ahead.length > pool.size * AHEAD_PER_WORKER) for (const key of await (ahead.shift() as Promise<string[]>)) record(miner.addMasked(key));
       }
+      for (const batch of ahead) for (const key of await batch) record(miner.addMasked(key));
     } catch (error) {
       io.stderr.write(`templates: could not read ${file}: ${(error as Error).message}\n`);
       return 1;
+    } finally {
+      await pool?.close();
     }
 
     // Every line of a group prints the same JSON: serialise it once per group, not once per line.

@@ -53,6 +53,8 @@ export function createGroupStore(maxAliases: number): GroupStore {
   const exact = new Map<string, Group>();
   const buckets = new Map<string, Set<Group>>();
   const retired = new Map<string, string>();
+  // The group inserted or touched last is already at the end of both orders: floods touch it again and again.
+  let newest: Group | undefined;
 
   const bucketOf = (group: Group): string => bucketKey(group.tokens.length, group.tokens[0] ?? '');
 
@@ -67,8 +69,10 @@ export function createGroupStore(maxAliases: number): GroupStore {
       const bucket = buckets.get(key);
       if (bucket) bucket.add(group);
       else buckets.set(key, new Set([group]));
+      newest = group;
     },
     remove(group) {
+      if (newest === group) newest = undefined;
       live.delete(group.id);
       if (exact.get(group.template) === group) exact.delete(group.template);
       const bucketId = bucketOf(group);
@@ -77,6 +81,8 @@ export function createGroupStore(maxAliases: number): GroupStore {
       if (bucket?.size === 0) buckets.delete(bucketId);
     },
     touch(group) {
+      if (newest === group) return;
+      newest = group;
       live.delete(group.id);
       live.set(group.id, group);
       const bucket = buckets.get(bucketOf(group));

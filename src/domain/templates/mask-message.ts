@@ -15,9 +15,10 @@ const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
 const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
 
 // Spans that are variable as a whole and may hold spaces or the separators words are cut at, in
-// the order they are masked. A span runs only when its hint is in the message, and each pattern
-// opens with a lookahead on its first character: both keep masking cheap on long messages.
-const SPANS: { hint?: string; pattern: RegExp }[] = [
+// the order they are masked. A span runs only when its hint is in the message (or, for spans
+// that cannot match without a digit, when the message holds one), and each pattern opens with a
+// lookahead on its first character: both keep masking cheap on long messages.
+const SPANS: { hint?: string; needsDigit?: boolean; pattern: RegExp }[] = [
   { hint: '://', pattern: /[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s"'<>]+/g }, // url
   { hint: '@', pattern: /[\w.+-]+@[a-zA-Z][\w-]*(?:\.[\w-]+)+/g }, // email
   { hint: '=', pattern: /(?<==)(?:"[^"]*"|'[^']*')/g }, // quoted value of key=value
@@ -25,6 +26,7 @@ const SPANS: { hint?: string; pattern: RegExp }[] = [
   { hint: '-', pattern: /\b(?=[0-9a-fA-F]{8}-)[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}/g }, // uuid
   {
     // ctime or syslog time: "Fri Jul 1 12:34:56 PDT 2005", "Jul 1 12:34:56"
+    needsDigit: true,
     pattern: new RegExp(
       `\\b(?=[A-Z])(?:${DAY},?\\s+)?${MONTH}\\s+\\d{1,2},?\\s+(?:\\d{4}\\s+)?\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\s+[A-Z]{2,5}\\b)?(?:\\s+\\d{4}\\b)?`,
       'g',
@@ -32,6 +34,7 @@ const SPANS: { hint?: string; pattern: RegExp }[] = [
   },
   { pattern: /\b(?=[0-9a-fA-F]{2}[:-])[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){5}\b/g }, // mac
   {
+    needsDigit: true,
     pattern: new RegExp(
       `(?=[-\\d[])(?:${[
         /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/, // iso datetime
@@ -49,6 +52,7 @@ const SPANS: { hint?: string; pattern: RegExp }[] = [
 ];
 // eslint-disable-next-line no-control-regex -- matching control bytes is the point: binary input
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f]+/g;
+const DIGIT = /\d/;
 
 // Inside a word: the value of `key=`, then every piece between separators that holds a digit or
 // an already masked span ("node-<*>", "blk_-42"). A run of dots is filler ("depth.....0").
@@ -74,7 +78,9 @@ const WORDS_PER_TOKEN = 4;
 export function maskMessage(message: string, limits: MaskLimits = defaultMaskLimits): string[] {
   const text = message.length > limits.maxMessageLength ? message.slice(0, limits.maxMessageLength) : message;
   let masked = text.replace(CONTROL, ' ');
-  for (const { hint, pattern } of SPANS) {
+  const hasDigit = DIGIT.test(masked);
+  for (const { hint, needsDigit, pattern } of SPANS) {
+    if (needsDigit && !hasDigit) continue;
     if (hint === undefined || masked.includes(hint)) masked = masked.replace(pattern, WILDCARD);
   }
   const words = masked.split(/\s+/, limits.maxTokens * WORDS_PER_TOKEN);

@@ -15,6 +15,11 @@ export interface MinedTemplate {
 export interface TemplateMiner {
   /** Files a message under a group. The id never changes as the template generalizes. */
   add(message: string): MinedTemplate;
+  /**
+   * Files a message masked elsewhere (another thread): `key` is `maskMessage(message, limits)`
+   * with the miner's limits, joined by single spaces — tokens never hold whitespace.
+   */
+  addMasked(key: string): MinedTemplate;
   /** Current id and template for any id `add` returned: a merged group resolves to its survivor. */
   lookup(groupId: string): MinedTemplate | undefined;
   groupCount(): number;
@@ -106,9 +111,13 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
 
   function add(message: string): MinedTemplate {
     const tokens = maskMessage(message, config);
-    const key = templateKey(tokens);
+    return file(templateKey(tokens), () => tokens);
+  }
+
+  function file(key: string, tokensOf: () => string[]): MinedTemplate {
     let group = store.byTemplate(key);
     if (!group) {
+      const tokens = tokensOf();
       const kinds = kindsOf(tokens);
       const best = findBest({ tokens, kinds });
       if (!best) group = foldSiblings(createGroup(tokens, kinds, key));
@@ -134,6 +143,7 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
 
   return {
     add,
+    addMasked: (key) => file(key, () => (key === '' ? [] : key.split(' '))),
     lookup(groupId) {
       const group = store.resolve(groupId);
       return group && { groupId: group.id, template: group.template };
