@@ -136,7 +136,9 @@ describe('the default run in the browser', () => {
     const select = page.locator('#user');
     await select.selectOption((await select.locator('option', { hasText: /Alice \(approver\)/ }).getAttribute('value')) ?? '');
     const card = cardsWithApprove().first();
-    const title = (await card.locator('.block.section').first().textContent()) ?? '';
+    // Two services report the same failure, so their titles match: follow this card by its message ts.
+    const ts = (await card.getAttribute('data-ts')) ?? '';
+    expect(ts).not.toBe('');
     await card.getByRole('button', { name: 'Approve' }).click();
     const confirm = page.locator('#confirm-dialog');
     await expect(confirm.textContent()).resolves.toMatch(/with exactly the \d+-line diff/);
@@ -145,7 +147,7 @@ describe('the default run in the browser', () => {
     const status = page.locator('#status');
     await status.getByText('Your click reached Medic; its answer appears in the channel.').waitFor({ timeout: 20_000 });
     expect(await page.evaluate("getComputedStyle(document.querySelector('#status')).backgroundColor")).not.toMatch(/^(transparent|rgba\(0, 0, 0, 0\))$/);
-    const approved = cards().filter({ hasText: title });
+    const approved = page.locator(`#messages > .message[data-ts="${ts}"]`);
     const reply = approved.locator('.reply', { hasText: /fix\/[\w./-]+/ }).first();
     await reply.waitFor({ timeout: 30_000 });
     await approved.getByText(/Branch pushed/).first().waitFor({ timeout: 20_000 });
