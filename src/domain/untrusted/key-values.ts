@@ -8,8 +8,11 @@
 import { classifyKey, mayNameSecret, type KeyKind } from './secret-keys.js';
 import { looksRandom } from './token-shapes.js';
 
-// A name (optionally a -/-- flag) and its separator. Flags may take their value after spaces.
-const FIELD = /(?<![\w.-])(?:(--?)([A-Za-z][\w.-]{0,63})(?:[ \t]{1,4}|=)|<([A-Za-z][\w.:-]{0,63})>|([A-Za-z][\w.-]{0,63})(\\?["'])?[ \t]{0,4}(?::=|=>|[:=])[ \t]{0,4})/g;
+// A name (optionally a -/-- flag) and its separator. Flags may take their value after spaces;
+// prose names it with "is" or "was" ("the password is hunter2").
+const FIELD = /(?<![\w.-])(?:(--?)([A-Za-z][\w.-]{0,63})(?:[ \t]{1,4}|=)|<([A-Za-z][\w.:-]{0,63})>|([A-Za-z][\w.-]{0,63})(\\?["'])?[ \t]{0,4}(?::=|=>|[:=])[ \t]{0,4}|([A-Za-z][\w-]{0,63})[ \t]{1,4}(?:is|was)[ \t]{1,4})/g;
+// In prose the next word is a secret only if it is not a plain word: "is incorrect" says nothing.
+const PLAIN_WORD = /^[A-Za-z]+[.,;:!?]*$/;
 
 const STOP = new Set([' ', '\t', '\n', '\r', '"', "'", '`', ',', ';', '&', '\\', '<', '>']);
 const QUOTES = new Set(['"', "'", '`']);
@@ -108,8 +111,8 @@ export function redactKeyValues(text: string, options: KeyValueOptions = {}): st
   const find = createFinder(text);
   FIELD.lastIndex = 0;
   for (let m = FIELD.exec(text); m !== null; m = FIELD.exec(text)) {
-    const [, flag, flagKey, tagKey, plainKey] = m;
-    const kind = classifyKeyCached(flagKey ?? tagKey ?? plainKey ?? '');
+    const [, flag, flagKey, tagKey, plainKey, , proseKey] = m;
+    const kind = classifyKeyCached(flagKey ?? tagKey ?? plainKey ?? proseKey ?? '');
     if (kind === undefined) continue;
     let from = FIELD.lastIndex;
     if (kind === 'cookie') {
@@ -130,7 +133,7 @@ export function redactKeyValues(text: string, options: KeyValueOptions = {}): st
     const value = text.slice(span.start, span.end);
     // Past the value either way: reading it again from every later field would be quadratic.
     FIELD.lastIndex = Math.max(FIELD.lastIndex, span.end);
-    if (!isSecretValue(kind, value)) continue;
+    if (!isSecretValue(kind, value) || (proseKey !== undefined && PLAIN_WORD.test(value))) continue;
     out += `${text.slice(copied, span.start)}[REDACTED:secret]`;
     copied = span.end;
     FIELD.lastIndex = span.end;
