@@ -49,3 +49,8 @@ export async function startRedisCluster(options: { masters?: number } = {}): Pro
   const nodes = servers.map((s) => ({ host: '127.0.0.1', port: s.port }));
   return { nodes, env: nodes.map((n) => `${n.host}:${n.port}`).join(','), stop };
 }
+
+/** A world's Redis on the cluster: REDIS_URL emptied so an inherited one cannot clash. */
+export function clusterWorldRedis(cluster: TestRedisCluster) {
+  return { env: { REDIS_URL: '', REDIS_CLUSTER_NODES: cluster.env }, target: { kind: 'cluster' as const, nodes: cluster.nodes } };
+}
