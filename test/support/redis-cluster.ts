@@ -1,7 +1,30 @@
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { RedisNode } from '../../src/config/sections/redis.js';
 import { freePort, spawnRedis, tempDir, waitUntil, withConnection, type RedisProcess } from './redis-servers.js';
+
+function redisMajorVersion(): number {
+  const out = spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).stdout ?? '';
+  return Number(/v=(\d+)/.exec(out)?.[1] ?? 0);
+}
+
+/** Before Redis 7 the bus port is always port + 10000: both must be free. */
+async function portWithBus(): Promise<[number, number]> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = await freePort();
+    if (port + 10_000 <= 65_535 && (await isFree(port + 10_000))) return [port, port + 10_000];
+  }
+  throw new Error('found no free port whose cluster bus port (port + 10000) is free too');
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
 
 export interface TestRedisCluster {
   /** The masters, as REDIS_CLUSTER_NODES takes them. */
@@ -26,12 +49,12 @@ export async function startRedisCluster(options: { masters?: number } = {}): Pro
     await dir.remove();
   };
   try {
+    const ownBusPort = redisMajorVersion() >= 7;
     for (let i = 0; i < count; i++) {
-      const port = await freePort();
-      // The cluster bus gets a port of its own: the default (port + 10000) may be taken or past 65535.
-      const busPort = await freePort();
+      // The cluster bus listens on a second port: its own (`cluster-port`, Redis 7+), or port + 10000.
+      const [port, busPort] = ownBusPort ? [await freePort(), await freePort()] : await portWithBus();
       servers.push(spawnRedis([
-        '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-port', String(busPort),
+        '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', ...(ownBusPort ? ['--cluster-port', String(busPort)] : []),
         '--cluster-config-file', join(dir.path, `nodes-${port}.conf`), '--dir', dir.path,
         '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'warning',
       ], port));
