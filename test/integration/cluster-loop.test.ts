@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Cluster } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fixBranches, gitIn } from '../support/git-remote.js';
 import { crashDrill } from '../support/crash-drill.js';
@@ -37,6 +38,22 @@ describe('Medic on a Redis Cluster of three masters', () => {
     const trail = await medic.audit.list({ incidentId: waiting.id });
     expect(trail.filter((a) => a.action === 'step.publish')).toHaveLength(1);
     expect(await medic.store.countByState()).toMatchObject({ fixed: 1 });
+
+    // Every key the loop wrote (records, indexes, audit, BullMQ, gateway, chat) is in one slot.
+    const slots = new Map<number, number>();
+    for (const node of (w.redis as Cluster).nodes('master')) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await node.scan(cursor, 'MATCH', `${w.prefix}*`, 'COUNT', 500);
+        cursor = next;
+        for (const key of keys) {
+          const slot = Number(await node.call('CLUSTER', 'KEYSLOT', key));
+          slots.set(slot, (slots.get(slot) ?? 0) + 1);
+        }
+      } while (cursor !== '0');
+    }
+    expect(slots.size).toBe(1);
+    expect([...slots.values()][0]).toBeGreaterThan(20);
   }, 120_000);
 
   it('survives a worker killed mid-analysis: a fresh worker process on the cluster finishes with one card and one branch', async () => {
