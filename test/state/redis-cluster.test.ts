@@ -110,3 +110,16 @@ describe('Medic\'s multi-key writes on a Redis Cluster of three masters', () => 
     expect(await redis.exists(...keys.slice(0, 1))).toBe(0);
   });
 });
+
+describe('a fresh cluster client', () => {
+  it('finds every master before deleting a prefix, even right after it was created', async () => {
+    const prefix = `medic-test-${randomUUID().slice(0, 8)}:`;
+    for (let i = 0; i < 30; i++) await redis.set(`${prefix}k${i}`, '1');
+    const fresh = createRedis({ kind: 'cluster', nodes: cluster.nodes.slice(0, 1) }, 'medic-cluster-fresh');
+    try {
+      expect(await deleteByPrefix(fresh, prefix)).toBe(30);
+    } finally {
+      fresh.disconnect();
+    }
+  });
+});

@@ -56,6 +56,8 @@ export async function isRedisReachable(url: string, timeoutMs = 1_000): Promise<
  * an untagged prefix's keys span slots, and a multi-key UNLINK must not.
  */
 export async function deleteByPrefix(redis: RedisClient, prefix: string): Promise<number> {
+  // A cluster client learns its masters from the first slots refresh; a PING waits for it.
+  if (redis instanceof Cluster) await redis.ping();
   const nodes: Redis[] = redis instanceof Cluster ? redis.nodes('master') : [redis];
   let deleted = 0;
   for (const node of nodes) {
