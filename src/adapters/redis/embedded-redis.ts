@@ -15,7 +15,8 @@ const INSTALL_HINT =
   'No Redis answers on 127.0.0.1:6379 and redis-server is not on PATH. Install one ' +
   '(`apt-get install redis-server` or `brew install redis`), run `docker compose up redis`, or set REDIS_URL.';
 
-async function freePort(): Promise<number> {
+/** A port the kernel just handed out on loopback (bound to 0, then released). */
+export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.once('error', reject);
