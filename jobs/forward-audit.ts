@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../src/adapters/redis/connect.js';
 import { z } from 'zod';
 import type { HecClient } from '../src/adapters/splunk/hec-client.js';
 import { withRedisLock } from '../src/adapters/redis/redis-lock.js';
@@ -7,7 +7,7 @@ import type { AuditLog } from '../src/ports/audit.js';
 import type { JobDefinition } from '../src/queue/job-definition.js';
 
 export interface ForwardAuditDeps {
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   hec: HecClient;
   batch: number;

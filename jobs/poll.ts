@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../src/adapters/redis/connect.js';
 import { z } from 'zod';
 import type { CheckpointStore } from '../src/adapters/redis/checkpoint-store.js';
 import type { Logger } from '../src/observability/logger.js';
@@ -12,7 +12,7 @@ import type { TemplateSnapshotStore } from '../src/adapters/redis/template-snaps
 export interface PollDeps extends IngestDeps {
   source: LogSource;
   checkpoints: CheckpointStore;
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   logger: Logger;
   /** Where the template miner's state persists between polls. */

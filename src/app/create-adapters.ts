@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../adapters/redis/connect.js';
 import { createConsoleChat } from '../adapters/console-chat/console-chat.js';
 import { mirrorToConsole } from '../adapters/console-chat/mirror-chat.js';
 import { createAuditLog } from '../adapters/redis/audit-log.js';
@@ -42,7 +42,7 @@ import { medicPaths } from './paths.js';
 
 export interface AdapterContext {
   config: Config;
-  redis: Redis;
+  redis: RedisClient;
   logger: Logger;
   chatOut: Writable;
   /** Print whole cards in the terminal mirror, not one line per card event (`npm start -- --verbose`). */

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../adapters/redis/connect.js';
 import { createOpenAiLlm } from '../adapters/openai/openai-llm.js';
 import { createTokenBudget } from '../adapters/redis/token-budget.js';
 import { loadLlmScript } from '../adapters/scripted-llm/scripted-llm.js';
@@ -19,7 +19,7 @@ import type { Checkable } from '../ports/service-check.js';
  * falls back to the offline analyst when the model fails, or the offline analyst alone when no
  * model is configured.
  */
-export function createAnalystFactory({ config, redis, logger, actionCatalog }: { config: Config; redis: Redis; logger: Logger; actionCatalog?: readonly string[] }): { analystFor: (incidentId: string) => Analyst; check: Checkable['check'] } {
+export function createAnalystFactory({ config, redis, logger, actionCatalog }: { config: Config; redis: RedisClient; logger: Logger; actionCatalog?: readonly string[] }): { analystFor: (incidentId: string) => Analyst; check: Checkable['check'] } {
   const offline = createOfflineAnalyst();
   const mode = analystModeOf(config);
   if (mode === 'offline') {

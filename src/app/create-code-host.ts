@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../adapters/redis/connect.js';
 import { createGitFixPublisher } from '../adapters/git/git-fix-publisher.js';
 import { createGitRepository } from '../adapters/git/git-repository.js';
 import { readHeadRevision } from '../adapters/git/head-revision.js';
@@ -32,7 +32,7 @@ export interface CodeHost {
  * remote), credentials from GIT_TOKEN / GITHUB_TOKEN / a GitHub App, and GitHub PRs when
  * GITHUB_REPOSITORY is set.
  */
-export function createCodeHost({ config, redis, logger, paths }: { config: Config; redis: Redis; logger: Logger; paths: MedicPaths }): CodeHost {
+export function createCodeHost({ config, redis, logger, paths }: { config: Config; redis: RedisClient; logger: Logger; paths: MedicPaths }): CodeHost {
   const remoteUrl = config.MEDIC_REPO_REMOTE ?? paths.sampleRemote;
   const baseUrl = config.GITHUB_API_URL ?? DEFAULT_GITHUB_API_URL;
   const appKey = config.GITHUB_APP_PRIVATE_KEY ?? (config.GITHUB_APP_PRIVATE_KEY_FILE ? readFileSync(config.GITHUB_APP_PRIVATE_KEY_FILE, 'utf8') : undefined);

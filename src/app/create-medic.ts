@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../adapters/redis/connect.js';
 import type { Worker } from 'bullmq';
 import { createPollJob, type PollDeps } from '../../jobs/poll.js';
 import { createAnalyzeJob } from '../../jobs/analyze.js';
@@ -36,7 +36,7 @@ import type { Adapters } from './adapters.js';
 
 export interface MedicParts {
   config: Config;
-  redis: Redis;
+  redis: RedisClient;
   adapters: Adapters;
   logger: Logger;
   metrics: Metrics;

@@ -1,9 +1,9 @@
 import type { Writable } from 'node:stream';
-import type { Redis } from 'ioredis';
-import { createRedis } from '../adapters/redis/connect.js';
+import { createRedis, type RedisClient } from '../adapters/redis/connect.js';
 import { resolveRedis } from '../adapters/redis/embedded-redis.js';
 import { loadConfig, readEnv } from '../config/load-config.js';
 import type { Config } from '../config/schema.js';
+import { redisTargetFrom } from '../config/sections/redis.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { createSlackSandbox, type SlackSandbox } from '../sandbox/create-slack-sandbox.js';
@@ -18,7 +18,7 @@ export type Role = 'all' | 'web' | 'worker' | 'cli';
 export interface Runtime {
   role: Role;
   config: Config;
-  redis: Redis;
+  redis: RedisClient;
   redisUrl: string;
   embeddedRedis: boolean;
   logger: Logger;
@@ -49,9 +49,9 @@ export async function startRuntime(
   if (refusal) throw new MedicError(ErrorCode.ConfigInvalid, refusal);
   const logger = createLogger({ level: options.logLevel ?? config.LOG_LEVEL, destination: options.logDestination });
   const metrics = createMetrics({ defaultMetrics: role !== 'cli' });
-  const { url, embedded } = await resolveRedis({ url: config.REDIS_URL, embedded: config.MEDIC_EMBEDDED_REDIS, dataDir: config.MEDIC_DATA_DIR });
+  const { target, url, embedded } = await resolveRedis({ target: redisTargetFrom(config), embedded: config.MEDIC_EMBEDDED_REDIS, dataDir: config.MEDIC_DATA_DIR });
   if (embedded) logger.info({ url }, 'started an embedded redis-server');
-  const redis = createRedis(url);
+  const redis = createRedis(target);
   redis.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
 
   const eventsUrl = { value: config.MEDIC_SANDBOX_EVENTS_URL ?? `http://127.0.0.1:${config.PORT}/slack/events` };

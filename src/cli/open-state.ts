@@ -1,14 +1,14 @@
-import type { Redis } from 'ioredis';
-import { createRedis } from '../adapters/redis/connect.js';
+import { createRedis, type RedisClient } from '../adapters/redis/connect.js';
 import { resolveRedis } from '../adapters/redis/embedded-redis.js';
 import { loadConfig, readEnv } from '../config/load-config.js';
 import type { Config } from '../config/schema.js';
+import { redisTargetFrom } from '../config/sections/redis.js';
 
 /** Config and a Redis connection only, for commands that read state without the pipeline. */
-export async function openState(env: NodeJS.ProcessEnv): Promise<{ config: Config; redis: Redis; close(): Promise<void> }> {
+export async function openState(env: NodeJS.ProcessEnv): Promise<{ config: Config; redis: RedisClient; close(): Promise<void> }> {
   const config = loadConfig(readEnv(env));
-  const { url, embedded } = await resolveRedis({ url: config.REDIS_URL, embedded: config.MEDIC_EMBEDDED_REDIS, dataDir: config.MEDIC_DATA_DIR });
-  const redis = createRedis(url, 'medic-cli');
+  const { target, embedded } = await resolveRedis({ target: redisTargetFrom(config), embedded: config.MEDIC_EMBEDDED_REDIS, dataDir: config.MEDIC_DATA_DIR });
+  const redis = createRedis(target, 'medic-cli');
   return {
     config,
     redis,

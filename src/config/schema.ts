@@ -3,6 +3,7 @@ import { boolFrom, intFrom, listFrom, optionalString, urlString } from './env-he
 import { codeHostEnv, codeHostProblems } from './sections/code-host.js';
 import { GatewayEnv } from './sections/gateway.js';
 import { llmEnv } from './sections/llm.js';
+import { redisEnv, redisProblems } from './sections/redis.js';
 import { retrievalEnv } from './sections/retrieval.js';
 import { slackEnv } from './sections/slack.js';
 import { splunkEnv } from './sections/splunk.js';
@@ -23,8 +24,7 @@ export const EnvSchema = z.object({
   MEDIC_DATA_DIR: z.string().default('.medic'),
   MEDIC_SAMPLE_DIR: z.string().default('data'),
 
-  REDIS_URL: urlString,
-  MEDIC_REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+:$/, 'letters, digits, _ . - and a trailing colon').default('medic:'),
+  ...redisEnv,
   MEDIC_EMBEDDED_REDIS: boolFrom(true),
 
   MEDIC_POLL_INTERVAL_MS: intFrom(15_000, 200),
@@ -84,7 +84,7 @@ export const EnvSchema = z.object({
   ...retrievalEnv,
   ...GatewayEnv,
 }).superRefine((env, ctx) => {
-  for (const problem of codeHostProblems(env)) ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.message });
+  for (const problem of [...codeHostProblems(env), ...redisProblems(env)]) ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.message });
   if (env.SPLUNK_HEC_URL && !env.SPLUNK_HEC_TOKEN) ctx.addIssue({ code: 'custom', path: ['SPLUNK_HEC_TOKEN'], message: 'set the HEC token (a GUID) to forward the audit stream to SPLUNK_HEC_URL' });
   if (env.SLACK_BOT_TOKEN && env.MEDIC_CHAT !== 'console' && !env.SLACK_SIGNING_SECRET && !env.SLACK_APP_TOKEN) {
     ctx.addIssue({ code: 'custom', path: ['SLACK_SIGNING_SECRET'], message: 'set the app\'s signing secret (or SLACK_APP_TOKEN for Socket Mode) so Medic can verify Slack\'s requests' });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../adapters/redis/connect.js';
 import type { GatewayConfig } from '../config/sections/gateway.js';
 import type { AuditLog } from '../ports/audit.js';
 import type { Authority } from '../ports/authority.js';
@@ -13,7 +13,7 @@ import { createToolRegistry, type ToolRegistryDeps } from './registry/registry.j
 import { createStepUpChallenges } from './effect-gate/step-up.js';
 
 export interface GatewayStackOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** MEDIC_REDIS_PREFIX; the gateway's keys live under `<prefix>gw:`. */
   prefix: string;
   audit: AuditLog;

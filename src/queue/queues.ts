@@ -19,7 +19,11 @@ export interface Queues {
   close(): Promise<void>;
 }
 
-/** BullMQ keys live under Medic's own prefix, so one Redis serves several deployments or tests. */
+/**
+ * BullMQ keys live under Medic's own prefix, so one Redis serves several deployments or tests.
+ * BullMQ's scripts touch several keys of a queue at once; the prefix's hash tag (`{medic}:bull`)
+ * keeps them, and Medic's own keys, in one Redis Cluster slot.
+ */
 export function bullPrefix(redisPrefix: string): string {
   return `${redisPrefix}bull`;
 }

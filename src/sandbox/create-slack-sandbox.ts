@@ -8,7 +8,7 @@ import { parseArgs, readBody, sendFile, sendJson } from './http-io.js';
 import { handlePageAction, pageState, type PageDeps } from './page-routes.js';
 import { createSandboxHistory } from './sandbox-history.js';
 import { SandboxState, type Fault } from './sandbox-state.js';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../adapters/redis/connect.js';
 import { SANDBOX_USERS, type SandboxUser } from './sandbox-users.js';
 import { callWebApi } from './web-api.js';
 import { installDir } from '../install-dir.js';
@@ -26,7 +26,7 @@ export interface SlackSandboxOptions {
   users?: readonly SandboxUser[];
   command?: string;
   /** Where the channel history is kept across restarts; in memory only when absent. */
-  history?: { redis: Redis; prefix: string };
+  history?: { redis: RedisClient; prefix: string };
 }
 
 export interface SlackSandbox {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../adapters/redis/connect.js';
 import type { SandboxMessage, SandboxState } from './sandbox-state.js';
 
 /** Slack keeps a channel's history; the sandbox keeps the newest 500 messages, enough for a demo day. */
@@ -17,7 +17,7 @@ export interface SandboxHistory {
  * messages by ts and one sorted set ordering them, under one hash tag (a Redis Cluster keeps both
  * on one slot).
  */
-export function createSandboxHistory(options: { redis: Redis; prefix: string; channel: string; limit?: number }): SandboxHistory {
+export function createSandboxHistory(options: { redis: RedisClient; prefix: string; channel: string; limit?: number }): SandboxHistory {
   const { redis } = options;
   const limit = options.limit ?? HISTORY_LIMIT;
   const tag = `${options.prefix}{sandbox:${options.channel}}`;

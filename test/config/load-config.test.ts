@@ -5,7 +5,7 @@ import { MedicError } from '../../src/domain/errors.js';
 describe('configuration', () => {
   it('runs on defaults with nothing configured', () => {
     const config = loadConfig({});
-    expect(config.MEDIC_REDIS_PREFIX).toBe('medic:');
+    expect(config.MEDIC_REDIS_PREFIX).toBe('{medic}:');
     expect(config.MEDIC_LLM).toBe('auto');
     expect(config.MEDIC_APPROVERS).toEqual(['local-operator']);
   });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Medic } from '../../src/app/create-medic.js';
 import { FIX_STEPS, PIPELINE_STEPS, type Incident } from '../../src/domain/incident.js';
 import { fixBranches } from './git-remote.js';
-import { APPROVER, checkoutErrorLines, createWorld, type World, awaitIncident } from './medic-world.js';
+import { APPROVER, checkoutErrorLines, createWorld, type World, type WorldRedis, awaitIncident } from './medic-world.js';
 
 export function exited(child: ChildProcess): Promise<string> {
   return new Promise((resolve) => {
@@ -32,8 +32,8 @@ export interface DrillOutcome {
  * reports what the incident ended with: one card, one branch and one audit record per step is
  * the expected answer.
  */
-export async function crashDrill(step: string): Promise<DrillOutcome> {
-  const world = await createWorld({ llm: 'scripted' });
+export async function crashDrill(step: string, redis?: WorldRedis): Promise<DrillOutcome> {
+  const world = await createWorld({ llm: 'scripted', ...(redis ? { redis } : {}) });
   try {
     await world.writeLogs('shop.jsonl', checkoutErrorLines(1));
     const operator = await world.startMedic(); // no workers: the CLI's view of the same Redis

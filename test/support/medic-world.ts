@@ -4,11 +4,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { Redis } from 'ioredis';
 import { createAdapters } from '../../src/app/create-adapters.js';
 import { createMedic, type Medic } from '../../src/app/create-medic.js';
 import type { Incident } from '../../src/domain/incident.js';
-import { deleteByPrefix } from '../../src/adapters/redis/connect.js';
+import { createRedis, deleteByPrefix, type RedisClient } from '../../src/adapters/redis/connect.js';
+import type { RedisTarget } from '../../src/config/sections/redis.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { createMetrics } from '../../src/observability/metrics.js';
@@ -70,7 +70,7 @@ export interface World {
   dir: string;
   prefix: string;
   env: Record<string, string>;
-  redis: Redis;
+  redis: RedisClient;
   chatOut: PassThrough;
   chatText(): string;
   writeLogs(name: string, text: string): Promise<void>;
@@ -81,19 +81,33 @@ export interface World {
   close(): Promise<void>;
 }
 
-export async function createWorld(options: { llm?: 'scripted' | 'offline'; script?: Record<string, unknown[]> } = {}): Promise<World> {
+/** Where a world's Redis is when it is not the shared test server: the variables that say so, and the target. */
+export interface WorldRedis {
+  env: Record<string, string>;
+  target: RedisTarget;
+}
+
+export interface WorldOptions {
+  llm?: 'scripted' | 'offline';
+  script?: Record<string, unknown[]>;
+  /** A Redis Cluster or Sentinel started by the test; the keys then carry a hash tag, as Medic's default prefix does. */
+  redis?: WorldRedis;
+}
+
+export async function createWorld(options: WorldOptions = {}): Promise<World> {
   const dir = await mkdtemp(join(tmpdir(), 'medic-world-'));
-  const prefix = `medic-test-${randomUUID().slice(0, 8)}:`;
+  const id = randomUUID().slice(0, 8);
+  const prefix = options.redis ? `{medic-test-${id}}:` : `medic-test-${id}:`;
   await mkdir(join(dir, 'logs'), { recursive: true });
   const scriptFile = join(dir, 'llm-script.json');
   await writeFile(scriptFile, JSON.stringify(options.script ?? (await checkoutFixScript())));
   const env: Record<string, string> = {
-    NODE_ENV: 'test', LOG_LEVEL: 'warn', REDIS_URL: TEST_REDIS_URL, MEDIC_REDIS_PREFIX: prefix,
+    NODE_ENV: 'test', LOG_LEVEL: 'warn', ...(options.redis?.env ?? { REDIS_URL: TEST_REDIS_URL }), MEDIC_REDIS_PREFIX: prefix,
     MEDIC_DATA_DIR: join(dir, 'data'), MEDIC_SAMPLE_DIR: join(ROOT, 'data'), MEDIC_LOG_DIR: join(dir, 'logs'),
     MEDIC_LLM: options.llm ?? 'scripted', MEDIC_LLM_SCRIPT: scriptFile, MEDIC_CHAT: 'console',
     MEDIC_APPROVERS: APPROVER, MEDIC_JOB_LOCK_MS: '2000', MEDIC_POLL_INTERVAL_MS: '500', PORT: '0',
   };
-  const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+  const redis = createRedis(options.redis?.target ?? TEST_REDIS_URL, 'medic-test-world');
   const chatOut = new PassThrough();
   let chatText = '';
   chatOut.on('data', (chunk: Buffer) => (chatText += chunk.toString()));
@@ -159,8 +173,8 @@ export async function approveAndAwaitPullRequest(world: World, medic: Medic, inc
 }
 
 /** A world with one checkout error logged and Medic's workers running on it. */
-export async function startCheckoutWorld(llm: 'scripted' | 'offline', overrides: Record<string, string> = {}): Promise<{ world: World; medic: Medic }> {
-  const world = await createWorld({ llm });
+export async function startCheckoutWorld(llm: 'scripted' | 'offline', overrides: Record<string, string> = {}, redis?: WorldRedis): Promise<{ world: World; medic: Medic }> {
+  const world = await createWorld({ llm, ...(redis ? { redis } : {}) });
   await world.writeLogs('shop.jsonl', checkoutErrorLines(1));
   const medic = await world.startMedic(overrides);
   await medic.startWorkers();

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connect.js';
 import type { Writable } from 'node:stream';
 import type { CardRef } from '../../domain/incident.js';
 import type { Chat, ChatMessage } from '../../ports/chat.js';
@@ -9,7 +9,7 @@ import { renderBlocks } from './render-blocks.js';
  * (HSETNX), so a retried step never prints a second card, across processes and restarts; the
  * record doubles as the transcript `show` and the tests read.
  */
-export function createConsoleChat(options: { redis: Redis; prefix: string; out: Writable; channel: string }): Chat {
+export function createConsoleChat(options: { redis: RedisClient; prefix: string; out: Writable; channel: string }): Chat {
   const { redis, out } = options;
   const posts = `${options.prefix}console:posts`;
   const transcript = `${options.prefix}console:transcript`;

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connect.js';
 import { AuditEvent } from '../../domain/audit.js';
 import type { AuditLog } from '../../ports/audit.js';
 
@@ -11,7 +11,7 @@ export function auditKeys(prefix: string, incidentId?: string): string[] {
  * The append-only audit stream. Incident-scoped records also go to the incident's own stream so
  * `show` reads its trail without scanning everything. Both appends are one MULTI.
  */
-export function createAuditLog(redis: Redis, prefix: string): AuditLog {
+export function createAuditLog(redis: RedisClient, prefix: string): AuditLog {
   return {
     async append(events) {
       if (events.length === 0) return;

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connect.js';
 
 /** The poll checkpoint per log source, advanced only after its events are ingested. */
 export interface CheckpointStore {
@@ -6,7 +6,7 @@ export interface CheckpointStore {
   set(source: string, checkpoint: string): Promise<void>;
 }
 
-export function createCheckpointStore(redis: Redis, prefix: string): CheckpointStore {
+export function createCheckpointStore(redis: RedisClient, prefix: string): CheckpointStore {
   return {
     async get(source) {
       return (await redis.get(`${prefix}checkpoint:${source}`)) ?? undefined;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connect.js';
 
 /**
  * Slack delivery claims shared by every web process and kept across restarts: the first process to
@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
  * process, another one, or after a restart — is acknowledged and dropped. The TTL outlives the
  * window in which a signature is accepted (five minutes either side of its timestamp).
  */
-export function createRedisDeliveryClaims(redis: Redis, prefix: string, options: { ttlMs?: number } = {}) {
+export function createRedisDeliveryClaims(redis: RedisClient, prefix: string, options: { ttlMs?: number } = {}) {
   const ttlMs = options.ttlMs ?? 15 * 60_000;
   return {
     async claim(key: string): Promise<boolean> {

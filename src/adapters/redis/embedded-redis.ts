@@ -3,7 +3,8 @@ import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { ErrorCode, MedicError } from '../../domain/errors.js';
-import { isRedisReachable } from './connect.js';
+import type { RedisTarget } from '../../config/sections/redis.js';
+import { describeRedisTarget, isRedisReachable } from './connect.js';
 
 export interface EmbeddedRedis {
   url: string;
@@ -14,7 +15,8 @@ const INSTALL_HINT =
   'No Redis answers on 127.0.0.1:6379 and redis-server is not on PATH. Install one ' +
   '(`apt-get install redis-server` or `brew install redis`), run `docker compose up redis`, or set REDIS_URL.';
 
-async function freePort(): Promise<number> {
+/** A port the kernel just handed out on loopback (bound to 0, then released). */
+export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -63,12 +65,16 @@ export async function startEmbeddedRedis(dataDir: string): Promise<EmbeddedRedis
   };
 }
 
-/** REDIS_URL if set; else the local default if it answers; else an embedded server. */
-export async function resolveRedis(options: { url?: string; embedded: boolean; dataDir: string }): Promise<{ url: string; embedded?: EmbeddedRedis }> {
-  if (options.url) return { url: options.url };
+/**
+ * A cluster, Sentinel or REDIS_URL as configured; else the local default if it answers; else an
+ * embedded server. `url` names the target for `doctor` (no password).
+ */
+export async function resolveRedis(options: { target: RedisTarget; embedded: boolean; dataDir: string }): Promise<{ target: RedisTarget; url: string; embedded?: EmbeddedRedis }> {
+  const { target } = options;
+  if (target.kind !== 'single' || target.url) return { target, url: describeRedisTarget(target) };
   const local = 'redis://127.0.0.1:6379';
-  if (await isRedisReachable(local)) return { url: local };
+  if (await isRedisReachable(local)) return { target: { kind: 'single', url: local }, url: local };
   if (!options.embedded) throw new MedicError(ErrorCode.UpstreamUnavailable, INSTALL_HINT);
   const embedded = await startEmbeddedRedis(options.dataDir);
-  return { url: embedded.url, embedded };
+  return { target: { kind: 'single', url: embedded.url }, url: embedded.url, embedded };
 }

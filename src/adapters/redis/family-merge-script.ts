@@ -110,7 +110,7 @@ return moved
 
 /**
  * One incident's fingerprint folded into another's, on an approver's Merge: the same moves.
- * KEYS: 1, 2 unused (''), then as MERGE_FAMILY. ARGV: 1 prefix, 2 from fingerprint, 3 to fingerprint,
+ * KEYS: 1, 2 unused (any key under the prefix), then as MERGE_FAMILY. ARGV: 1 prefix, 2 from fingerprint, 3 to fingerprint,
  *       4 sampleCap, 5 nowMs, 6 the family the journal records for the survivor.
  */
 export const MERGE_FINGERPRINT = MERGE_COMMON + `

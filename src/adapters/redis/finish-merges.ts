@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connect.js';
 import { z } from 'zod';
 import { PIPELINE_ACTOR, type AuditEvent } from '../../domain/audit.js';
 import { canTransition, type Incident } from '../../domain/incident.js';
@@ -24,7 +24,7 @@ type Update = (id: string, mutate: (incident: Incident) => { incident: Incident;
  * idempotent, so a worker killed half-way finishes the job on the next poll without a second
  * audit record. Returns the incidents whose card should be refreshed.
  */
-export async function finishMerges(redis: Redis, prefix: string, update: Update): Promise<string[]> {
+export async function finishMerges(redis: RedisClient, prefix: string, update: Update): Promise<string[]> {
   const key = `${prefix}merges:pending`;
   const pending = await redis.hgetall(key);
   const touched: string[] = [];
@@ -62,7 +62,7 @@ export async function finishMerges(redis: Redis, prefix: string, update: Update)
 }
 
 /** The incident an id ended in after every merge (itself when it never merged). */
-export async function resolveMerged(redis: Redis, prefix: string, id: string): Promise<string> {
+export async function resolveMerged(redis: RedisClient, prefix: string, id: string): Promise<string> {
   let current = id;
   for (let hops = 0; hops < MAX_HOPS; hops += 1) {
     const next = await redis.hget(`${prefix}merged`, current);

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connect.js';
 import { ErrorCode, MedicError } from '../../domain/errors.js';
 import { hourOf, isOverflowFingerprint, overflowFingerprint } from '../../domain/storm-policy.js';
 import type { IncidentGroupingDecisions } from '../../ports/incident-grouping.js';
@@ -9,7 +9,7 @@ import { createIncidentStore } from './incident-store.js';
 const SAMPLE_CAP = 20;
 
 /** Merge and Split as the gateway's handlers run them, after the approver's approval. */
-export function createGroupingDecisions(redis: Redis, prefix: string, clock: () => Date): IncidentGroupingDecisions {
+export function createGroupingDecisions(redis: RedisClient, prefix: string, clock: () => Date): IncidentGroupingDecisions {
   const store = createIncidentStore(redis, prefix);
   const keys = decisionKeys(prefix);
   const requireOpen = async (id: string) => {
@@ -27,8 +27,10 @@ export function createGroupingDecisions(redis: Redis, prefix: string, clock: () 
       // Future events of the merged fingerprint join the survivor's, and so do earlier merges into it.
       const earlier = Object.entries(await redis.hgetall(keys.aliases)).filter(([, to]) => to === gone.fingerprint).map(([from]) => from);
       await redis.hset(keys.aliases, gone.fingerprint, kept.fingerprint, ...earlier.flatMap((from) => [from, kept.fingerprint]));
+      // KEYS 1 and 2 are unused here, but a cluster routes and checks every declared key: they
+      // name a key under the prefix (an empty name would hash to another slot: CROSSSLOT).
       await redis.eval(
-        MERGE_FINGERPRINT, 7, '', '', `${prefix}merged`, `${prefix}merges:pending`, `${prefix}activity`, `${prefix}pending-analysis`,
+        MERGE_FINGERPRINT, 7, `${prefix}merged`, `${prefix}merged`, `${prefix}merged`, `${prefix}merges:pending`, `${prefix}activity`, `${prefix}pending-analysis`,
         `${prefix}${overflowFingerprint(hourOf(now))}:families`,
         prefix, gone.fingerprint, kept.fingerprint, SAMPLE_CAP, now, kept.family?.groupId ?? kept.fingerprint,
       );

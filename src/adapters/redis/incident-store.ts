@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connect.js';
 import { AuditEvent } from '../../domain/audit.js';
 import { ErrorEvent } from '../../domain/event.js';
 import { ErrorCode, MedicError } from '../../domain/errors.js';
@@ -11,7 +11,7 @@ import { listOverflowFamilies } from './overflow-families.js';
 import type { IncidentStore, IngestStatus, QuietIncident } from '../../ports/incident-store.js';
 import { INGEST_EVENT, RELEASE_FINGERPRINT, UPDATE_INCIDENT } from './incident-scripts.js';
 
-type RedisWithScripts = Redis & {
+type RedisWithScripts = RedisClient & {
   medicIngest(...args: (string | number)[]): Promise<[IngestStatus, string]>;
   medicUpdateIncident(...args: (string | number)[]): Promise<number>;
   medicReleaseFingerprint(...args: (string | number)[]): Promise<number>;
@@ -28,7 +28,7 @@ const MAX_CAS_ATTEMPTS = 20;
 /** How long a closed incident is remembered as its family's predecessor. */
 const PREDECESSOR_TTL_MS = 30 * 86_400_000;
 
-export function createIncidentStore(redis: Redis, prefix: string): IncidentStore {
+export function createIncidentStore(redis: RedisClient, prefix: string): IncidentStore {
   const r = redis as RedisWithScripts;
   if (typeof r.medicIngest !== 'function') {
     redis.defineCommand('medicIngest', { numberOfKeys: 19, lua: INGEST_EVENT });

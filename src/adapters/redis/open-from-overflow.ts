@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connect.js';
 import { z } from 'zod';
 import { ErrorEvent } from '../../domain/event.js';
 import { ErrorCode, MedicError } from '../../domain/errors.js';
@@ -41,7 +41,7 @@ return {'created', id}
 
 const Info = z.object({ service: z.string(), title: z.string() });
 
-export function createIncidentGrouping(redis: Redis, prefix: string, clock: () => Date = () => new Date()): IncidentGrouping {
+export function createIncidentGrouping(redis: RedisClient, prefix: string, clock: () => Date = () => new Date()): IncidentGrouping {
   return {
     ...createGroupingDecisions(redis, prefix, clock),
     async openFromOverflow({ overflowIncidentId, fingerprint }) {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connect.js';
 import { z } from 'zod';
 import type { OverflowFamily } from '../../ports/incident-store.js';
 
@@ -7,7 +7,7 @@ const Info = z.object({ service: z.string(), title: z.string() });
 const MAX_READ = 500;
 
 /** The families of an overflow incident, by weighted volume, from what the ingest script keeps. */
-export async function listOverflowFamilies(redis: Redis, prefix: string, overflowFingerprint: string, limit = MAX_READ): Promise<OverflowFamily[]> {
+export async function listOverflowFamilies(redis: RedisClient, prefix: string, overflowFingerprint: string, limit = MAX_READ): Promise<OverflowFamily[]> {
   const rows = await redis.zrevrange(`${prefix}${overflowFingerprint}:volume`, 0, Math.min(limit, MAX_READ) - 1, 'WITHSCORES');
   if (rows.length === 0) return [];
   const fingerprints = rows.filter((_, i) => i % 2 === 0);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connect.js';
 import { ErrorCode, MedicError } from '../../domain/errors.js';
 
 const RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
@@ -8,7 +8,7 @@ const RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call
  * Runs `fn` while holding a Redis lock, waiting for it if another process holds it. Worker
  * processes that share a data directory (one clone, one index file) take turns through it.
  */
-export async function withRedisLock<T>(redis: Redis, key: string, fn: () => Promise<T>, options: { ttlMs?: number; waitMs?: number } = {}): Promise<T> {
+export async function withRedisLock<T>(redis: RedisClient, key: string, fn: () => Promise<T>, options: { ttlMs?: number; waitMs?: number } = {}): Promise<T> {
   const ttlMs = options.ttlMs ?? 120_000;
   const deadline = Date.now() + (options.waitMs ?? ttlMs);
   const token = randomUUID();

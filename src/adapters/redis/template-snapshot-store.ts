@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connect.js';
 import { ErrorCode, MedicError } from '../../domain/errors.js';
 import { MinerSnapshot } from '../../domain/templates/miner-snapshot.js';
 
@@ -8,7 +8,7 @@ export interface TemplateSnapshotStore {
   save(snapshot: MinerSnapshot): Promise<void>;
 }
 
-export function createTemplateSnapshotStore(redis: Redis, prefix: string): TemplateSnapshotStore {
+export function createTemplateSnapshotStore(redis: RedisClient, prefix: string): TemplateSnapshotStore {
   const key = `${prefix}templates:snapshot`;
   return {
     async load() {

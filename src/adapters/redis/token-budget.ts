@@ -3,7 +3,7 @@
  * before it is made when its estimate would cross a limit. Check and charge are separate, so
  * concurrent calls can overshoot by at most one call each: a soft limit, stated as such.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connect.js';
 import { ErrorCode, MedicError } from '../../domain/errors.js';
 
 export interface TokenLimits {
@@ -21,7 +21,7 @@ export interface TokenBudget {
 const DAY_TTL_S = 2 * 24 * 3600;
 const INCIDENT_TTL_S = 30 * 24 * 3600;
 
-export function createTokenBudget(redis: Redis, prefix: string, limits: TokenLimits, now: () => Date = () => new Date()): TokenBudget {
+export function createTokenBudget(redis: RedisClient, prefix: string, limits: TokenLimits, now: () => Date = () => new Date()): TokenBudget {
   const dayKey = () => `${prefix}llm-tokens:day:${now().toISOString().slice(0, 10)}`;
   const incidentKey = (id: string) => `${prefix}llm-tokens:incident:${id}`;
 

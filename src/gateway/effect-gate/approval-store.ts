@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../adapters/redis/connect.js';
 
 export interface Approval {
   approvalId: string;
@@ -27,7 +27,7 @@ export interface TargetLocks {
   release(target: string, token: string): Promise<void>;
 }
 
-export function createApprovalStore(redis: Redis, prefix: string, options: { ttlMs: number; now?: () => number }): ApprovalStore {
+export function createApprovalStore(redis: RedisClient, prefix: string, options: { ttlMs: number; now?: () => number }): ApprovalStore {
   const now = options.now ?? Date.now;
   const key = (incidentId: string, tool: string, argsHash: string) => `${prefix}gw:approval:${incidentId}:${tool}:${argsHash}`;
   return {
@@ -49,7 +49,7 @@ export function createApprovalStore(redis: Redis, prefix: string, options: { ttl
 // Compare-and-delete: a lock that expired and was taken by another worker is not ours to free.
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
-export function createTargetLocks(redis: Redis, prefix: string, options: { ttlMs: number }): TargetLocks {
+export function createTargetLocks(redis: RedisClient, prefix: string, options: { ttlMs: number }): TargetLocks {
   const key = (target: string) => `${prefix}gw:lock:${target}`;
   return {
     async acquire(target) {

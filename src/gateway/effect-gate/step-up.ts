@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../adapters/redis/connect.js';
 import { canonicalJson } from '../../domain/hash.js';
 
 /**
@@ -42,7 +42,7 @@ export interface StepUpChallenges {
   ): Promise<Redemption>;
 }
 
-export function createStepUpChallenges(redis: Redis, prefix: string, options: { secret: string; ttlMs: number; now?: () => number }): StepUpChallenges {
+export function createStepUpChallenges(redis: RedisClient, prefix: string, options: { secret: string; ttlMs: number; now?: () => number }): StepUpChallenges {
   if (options.secret.length < 32) throw new Error('The step-up secret must be at least 32 characters (MEDIC_STEP_UP_SECRET).');
   const now = options.now ?? Date.now;
   const key = (id: string) => `${prefix}gw:challenge:${id}`;

@@ -1,0 +1,79 @@
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import type { RedisNode } from '../../src/config/sections/redis.js';
+import { freePort, spawnRedis, tempDir, waitUntil, withConnection, type RedisProcess } from './redis-servers.js';
+
+function redisMajorVersion(): number {
+  const out = spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).stdout ?? '';
+  return Number(/v=(\d+)/.exec(out)?.[1] ?? 0);
+}
+
+/** Before Redis 7 the bus port is always port + 10000: both must be free. */
+async function portWithBus(): Promise<[number, number]> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = await freePort();
+    if (port + 10_000 <= 65_535 && (await isFree(port + 10_000))) return [port, port + 10_000];
+  }
+  throw new Error('found no free port whose cluster bus port (port + 10000) is free too');
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+export interface TestRedisCluster {
+  /** The masters, as REDIS_CLUSTER_NODES takes them. */
+  nodes: RedisNode[];
+  /** `host:port,host:port`, the REDIS_CLUSTER_NODES value. */
+  env: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real Redis Cluster of `masters` nodes (no replicas) on random loopback ports, in a temporary
+ * directory, without persistence: each node in cluster mode with its own config file, then
+ * `redis-cli --cluster create` assigns the 16,384 slots. Ready when every node says
+ * `cluster_state:ok`. `stop` kills the nodes and removes the directory.
+ */
+export async function startRedisCluster(options: { masters?: number } = {}): Promise<TestRedisCluster> {
+  const count = options.masters ?? 3;
+  const dir = await tempDir('cluster');
+  const servers: RedisProcess[] = [];
+  const stop = async () => {
+    await Promise.all(servers.map((s) => s.kill()));
+    await dir.remove();
+  };
+  try {
+    const ownBusPort = redisMajorVersion() >= 7;
+    for (let i = 0; i < count; i++) {
+      // The cluster bus listens on a second port: its own (`cluster-port`, Redis 7+), or port + 10000.
+      const [port, busPort] = ownBusPort ? [await freePort(), await freePort()] : await portWithBus();
+      servers.push(spawnRedis([
+        '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', ...(ownBusPort ? ['--cluster-port', String(busPort)] : []),
+        '--cluster-config-file', join(dir.path, `nodes-${port}.conf`), '--dir', dir.path,
+        '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'warning',
+      ], port));
+    }
+    for (const server of servers) await waitUntil(() => withConnection(server.port, async (r) => (await r.ping()) === 'PONG'), `cluster node ${server.port} to start (${server.output()})`);
+    const create = spawnSync('redis-cli', ['--cluster', 'create', ...servers.map((s) => `127.0.0.1:${s.port}`), '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8', timeout: 30_000 });
+    if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stderr || create.stdout}`);
+    for (const server of servers) {
+      await waitUntil(() => withConnection(server.port, async (r) => String(await r.call('CLUSTER', 'INFO')).includes('cluster_state:ok')), `cluster_state:ok on ${server.port}`);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const nodes = servers.map((s) => ({ host: '127.0.0.1', port: s.port }));
+  return { nodes, env: nodes.map((n) => `${n.host}:${n.port}`).join(','), stop };
+}
+
+/** A world's Redis on the cluster: REDIS_URL emptied so an inherited one cannot clash. */
+export function clusterWorldRedis(cluster: TestRedisCluster) {
+  return { env: { REDIS_URL: '', REDIS_CLUSTER_NODES: cluster.env }, target: { kind: 'cluster' as const, nodes: cluster.nodes } };
+}
