@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { createGitFixPublisher } from '../adapters/git/git-fix-publisher.js';
@@ -94,7 +95,8 @@ export function createCodeHost({ config, redis, logger, paths, repository }: { c
     cloneDir: dirs.clone,
     unlockedRepo,
     repo,
-    publisher: { ...gitPublisher, publish: (input) => withDataLock(() => gitPublisher.publish(input)) },
+    // The worktree root is made on first use: a repository added by a catalog reload has none yet.
+    publisher: { ...gitPublisher, publish: (input) => withDataLock(async () => (await mkdir(dirs.worktrees, { recursive: true }), gitPublisher.publish(input))) },
     pullRequests,
     withDataLock,
   };
