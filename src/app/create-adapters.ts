@@ -74,6 +74,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
     hostFor: (repository) => createCodeHost({ config, redis, logger, paths, repository }),
     currentIncident: () => scope.incidentId,
     serviceOf: createServiceLookup(createIncidentStore(redis, prefix)),
+    logger,
   });
   const { repo, unlockedRepo, publisher, pullRequests } = routed;
   // Work on the data directory as a whole (docs, seeding) takes the historic data lock.

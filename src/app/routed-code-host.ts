@@ -5,6 +5,9 @@ import type { CodeRepository, FixPublisher, PullRequests } from '../ports/code.j
 import type { ServiceCheck } from '../ports/service-check.js';
 import type { ServiceCatalog } from '../ports/service-catalog.js';
 import type { CodeHost } from './create-code-host.js';
+import { findCodeOwners } from './code-owners.js';
+import { reviewRequestOf } from '../domain/codeowners.js';
+import type { Logger } from '../observability/logger.js';
 
 export interface RoutedCodeHostDeps {
   catalog: ServiceCatalog;
@@ -14,6 +17,7 @@ export interface RoutedCodeHostDeps {
   currentIncident(): string | undefined;
   /** The log service name of an incident. */
   serviceOf(incidentId: string): Promise<string | undefined>;
+  logger?: Pick<Logger, 'warn'>;
 }
 
 export interface RoutedCodeHost {
@@ -104,7 +108,21 @@ export function createRoutedCodeHost(deps: RoutedCodeHostDeps): RoutedCodeHost {
     pullRequests: {
       async open(input) {
         const t = await target();
-        return t ? t.host.pullRequests.open(input) : undefined;
+        if (!t) return undefined;
+        const pr = await t.host.pullRequests.open(input);
+        const request = t.host.pullRequests.requestReviewers?.bind(t.host.pullRequests);
+        if (!pr || !request || input.file === undefined) return pr;
+        // The code owners of the changed file review it; a failed request never loses the PR.
+        const owners = await findCodeOwners(t.host.repo, input.file);
+        const { users, teams } = reviewRequestOf(owners);
+        if (users.length + teams.length === 0) return pr;
+        try {
+          await request(pr.number, { users, teams });
+          return { ...pr, reviewers: owners.filter((o) => o.startsWith('@')) };
+        } catch (error) {
+          deps.logger?.warn({ err: error, pullRequest: pr.number, owners }, 'could not request reviews from the code owners');
+          return pr;
+        }
       },
       // Check runs are read where some repository has them; a repository without answers pending.
       ...(deps.catalog.current().repositories.some((r) => host(r).pullRequests.checks !== undefined)

@@ -5,12 +5,17 @@ import type { Incident } from '../../src/domain/incident.js';
 import { createBareRemote, guardedFile, guardErrorLine } from '../support/catalog-remotes.js';
 import { fixBranches, gitIn } from '../support/git-remote.js';
 import { createWorld, type World } from '../support/medic-world.js';
+import { startGitHubServer, type LoopbackGitHub } from '../loopback/github-server.js';
 
 let world: World | undefined;
+let github: LoopbackGitHub | undefined;
 afterEach(async () => {
   await world?.close();
+  await github?.close();
   world = undefined;
+  github = undefined;
 });
+const TOKEN = 'ghp_loopbackTokenForCatalogTests000000000';
 
 const price = guardedFile('unitPrice');
 const charge = guardedFile('splitCharge');
@@ -23,6 +28,7 @@ function createRemotes(dir: string) {
     { message: 'checkout and payments services', date: '2026-11-15T10:00:00Z', files: {
       'services/checkout/src/price.ts': price.good, 'services/checkout/src/handler.ts': handler,
       'services/payments/src/charge.ts': charge.good, 'services/payments/src/handler.ts': handler, 'README.md': '# shop monorepo\n',
+      '.github/CODEOWNERS': '* @acme/platform\n/services/checkout/ @chen\n/services/payments/ @acme/payments ana@example.test\n',
     } },
     { message: 'checkout: refuse empty carts loudly', date: '2026-11-28T10:00:00Z', author: 'Chen Li <chen@example.test>', files: { 'services/checkout/src/price.ts': price.bad } },
     { message: 'payments: refuse zero-way splits loudly', date: '2026-11-28T11:00:00Z', author: 'Ana Pay <ana@example.test>', files: { 'services/payments/src/charge.ts': charge.bad } },
@@ -34,12 +40,12 @@ function createRemotes(dir: string) {
   return { mono, ledger };
 }
 
-const catalogYaml = (remotes: { mono: string; ledger: string }, extra = '') => `version: 1
+const catalogYaml = (remotes: { mono: string; ledger: string }, extra = '', github = '') => `version: 1
 default_channel: incidents
 repositories:
   - id: shop-mono
     remote: ${remotes.mono}
-    branch: main
+    branch: main${github ? `\n    github: ${github}` : ''}
   - id: ledger
     remote: ${remotes.ledger}
 services:
@@ -213,4 +219,31 @@ services:
     expect(search.route?.repository).toBeUndefined();
     expect(search.proposal).toBeUndefined();
   }, 90_000);
+
+  it('asks the CODEOWNERS owners of the changed file to review the PR, and names them on the card', async () => {
+    world = await createWorld({ llm: 'offline' });
+    const w = world;
+    github = await startGitHubServer({ owner: 'acme', repo: 'shop-mono', tokens: [TOKEN], collaborators: ['chen'], teams: ['payments', 'platform'] });
+    const remotes = createRemotes(w.dir);
+    const catalogFile = join(w.dir, 'catalog.yaml');
+    await writeFile(catalogFile, catalogYaml(remotes, '', 'acme/shop-mono'));
+    await w.writeLogs('services.jsonl', errors.split('\n').slice(0, 2).join('\n') + '\n');
+    const medic = await w.startMedic({ MEDIC_CATALOG_FILE: catalogFile, MEDIC_CATALOG_POLL_MS: '0', GITHUB_TOKEN: TOKEN, GITHUB_API_URL: github.url });
+    await medic.startWorkers();
+    const byService = await settled(w, medic, 2);
+    for (const [service, approver] of [['shop-checkout', 'U_CHECKOUT'], ['payments', 'U_PAY']] as const) {
+      const incident = byService.get(service)!;
+      const approved = await medic.commands.approve({ incidentId: incident.id, proposalHash: incident.proposal!.contentHash, caller: { userId: approver, via: 'slack' } });
+      expect(approved.ok, approved.message).toBe(true);
+    }
+    const fixed = await Promise.all([byService.get('shop-checkout')!, byService.get('payments')!].map((i) => awaitFix(w, medic, i.id)));
+    // Last matching pattern wins: the service directory's owners, not the catch-all's.
+    expect(fixed.map((f) => f.fix?.pullRequest?.reviewers)).toEqual([['@chen'], ['@acme/payments']]);
+    const asks = github.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/requested_reviewers'));
+    expect(asks).toHaveLength(2);
+    expect(asks.map((r) => r.body as unknown)).toEqual(expect.arrayContaining([{ reviewers: [], team_reviewers: ['payments'] }, { reviewers: ['chen'], team_reviewers: [] }]));
+    const pulls = github.pulls.map((p) => [p.head, p.requestedReviewers, p.requestedTeams]);
+    expect(pulls).toEqual(expect.arrayContaining([[fixed[0]!.fix!.branch, ['chen'], []], [fixed[1]!.fix!.branch, [], ['payments']]]));
+    await w.waitFor(async () => w.chatText().includes('review requested from @chen'), 'the card naming the code owners');
+  }, 120_000);
 });
