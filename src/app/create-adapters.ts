@@ -25,6 +25,7 @@ import { loadPolicy } from '../gateway/actions/policy.js';
 import { proposeActions } from '../gateway/actions/propose-actions.js';
 import type { Logger } from '../observability/logger.js';
 import type { Chat } from '../ports/chat.js';
+import type { ServiceCatalog } from '../ports/service-catalog.js';
 import { findRecentChanges } from '../retrieval/find-recent-changes.js';
 import { similarDocsQuery, toSimilarDoc } from '../retrieval/find-similar-docs.js';
 import { ingestDocs } from '../retrieval/ingest-docs.js';
@@ -33,7 +34,8 @@ import { seedSampleRemote } from '../sample/seed-sample-remote.js';
 import type { Adapters } from './adapters.js';
 import { approverIds, chatMode, elevatedIds, type SlackSettings } from './chat-mode.js';
 import { createAnalystFactory } from './create-analyst.js';
-import { createCodeHost, remoteOf } from './create-code-host.js';
+import { createCodeHost } from './create-code-host.js';
+import { remoteOf } from './repository-dirs.js';
 import { createServiceCatalog } from './create-service-catalog.js';
 import { createRoutedCodeHost } from './routed-code-host.js';
 import { createServiceLookup } from './service-lookup.js';
@@ -56,6 +58,8 @@ export interface AdapterContext {
   verboseChat?: boolean;
   /** Slack settings when the chat is Slack or the sandbox (decided once, shared with the web role). */
   slack?: SlackSettings;
+  /** The service catalog, when the caller read it already (the sandbox opens its channels). */
+  catalog?: ServiceCatalog;
 }
 
 /**
@@ -63,11 +67,11 @@ export interface AdapterContext {
  * configured, the embedded default otherwise — and puts every port the pipeline uses behind the
  * tool gateway, so each action is registered, checked, gated and audited.
  */
-export async function createAdapters({ config, redis, logger, chatOut, slack, verboseChat }: AdapterContext): Promise<Adapters> {
+export async function createAdapters({ config, redis, logger, chatOut, slack, verboseChat, catalog: given }: AdapterContext): Promise<Adapters> {
   const paths = medicPaths(config);
   const prefix = config.MEDIC_REDIS_PREFIX;
   const logs = createLogSource(config, paths, logger);
-  const catalog = await createServiceCatalog(config, paths);
+  const catalog = given ?? (await createServiceCatalog(config, paths));
   const scope = createPipelineContext();
   const routed = createRoutedCodeHost({
     catalog,

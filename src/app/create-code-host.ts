@@ -16,6 +16,7 @@ import type { Logger } from '../observability/logger.js';
 import type { CodeRepository, FixPublisher, PullRequests } from '../ports/code.js';
 import type { CatalogRepository } from '../domain/catalog/catalog.js';
 import type { MedicPaths } from './paths.js';
+import { remoteOf, repositoryDirs } from './repository-dirs.js';
 import { registerSecretValue } from '../domain/untrusted/known-secrets.js';
 
 export interface CodeHost {
@@ -31,19 +32,6 @@ export interface CodeHost {
   pullRequests: PullRequests;
   /** Runs `fn` holding the data-directory lock that every git operation on the clone takes. */
   withDataLock: <T>(fn: () => Promise<T>) => Promise<T>;
-}
-
-/** Where one catalog repository's clone and worktrees live: the implicit repository keeps the historic `repo/`. */
-export function repositoryDirs(paths: MedicPaths, repositoryId: string): { clone: string; worktrees: string } {
-  return repositoryId === 'default'
-    ? { clone: paths.repoClone, worktrees: paths.worktrees }
-    : { clone: `${paths.data}/repos/${repositoryId}`, worktrees: `${paths.worktrees}/${repositoryId}` };
-}
-
-/** The remote of a catalog repository: its own, or the local bare remote seeded from the sample. */
-export function remoteOf(paths: MedicPaths, repository: CatalogRepository): string {
-  // `sample-service` seeds `remotes/sample-service.git`, the sample remote Medic always had.
-  return repository.remote ?? `${paths.data}/remotes/${repository.seedFrom ?? repository.id}.git`;
 }
 
 /**
