@@ -4,7 +4,6 @@ import { describeProblems } from '../adapters/catalog-files/file-service-catalog
 import { PIPELINE_ACTOR } from '../domain/audit.js';
 import type { Logger } from '../observability/logger.js';
 import type { AuditLog } from '../ports/audit.js';
-import type { Chat } from '../ports/chat.js';
 import type { Checkable, ServiceCheck } from '../ports/service-check.js';
 import type { ServiceCatalog } from '../ports/service-catalog.js';
 
@@ -66,7 +65,7 @@ export function createCatalogCheck(catalog: ServiceCatalog): Checkable {
 }
 
 /** The chat check, plus every channel of the catalog resolved the way a card post resolves it. */
-export function createChannelsCheck(chat: Chat, catalog: ServiceCatalog, client?: SlackWebClient): Checkable {
+export function createChannelsCheck(chat: Checkable, catalog: ServiceCatalog, client?: SlackWebClient): Checkable {
   return {
     async check(): Promise<ServiceCheck> {
       const base = await chat.check();

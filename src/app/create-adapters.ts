@@ -173,7 +173,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
       await gatedRepo.sync();
       await withDataLock(() => prepareDocs());
     },
-    checks: [createCatalogCheck(catalog), logs, slack && mode === 'sandbox' ? createSandboxCheck(slack.apiUrl, slack.botToken) : createChannelsCheck(chat, catalog, slackClient), analyst, createEmbedderCheck(embedder), store, repo, publisher, pullRequests],
+    checks: [createCatalogCheck(catalog), logs, createChannelsCheck(slack && mode === 'sandbox' ? createSandboxCheck(slack.apiUrl, slack.botToken) : chat, catalog, slackClient), analyst, createEmbedderCheck(embedder), store, repo, publisher, pullRequests],
     close: async () => watch.stop(),
   };
 

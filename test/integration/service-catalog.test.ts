@@ -153,6 +153,15 @@ describe('the service catalog, through the real loop', () => {
     expect(gitIn(remotes.mono, ['diff', '--name-only', 'main', fp!.fix!.branch])).toBe('services/payments/src/charge.ts');
     expect(gitIn(remotes.ledger, ['diff', '--name-only', 'main', fl!.fix!.branch])).toBe('src/balance.ts');
     expect(gitIn(remotes.ledger, ['show', `${fl!.fix!.branch}:src/balance.ts`]) + '\n').toBe(balance.good);
+
+    // doctor and /readyz: the catalog, and every repository of it.
+    const checks = await medic.checks();
+    expect(checks.find((c) => c.name === 'service catalog')).toMatchObject({ ok: true, detail: expect.stringContaining('3 service(s), 2 repositories') });
+    const repository = checks.find((c) => c.name === 'code repository')!;
+    expect(repository.ok).toBe(true);
+    expect(repository.adapter).toContain(remotes.mono);
+    expect(repository.adapter).toContain(remotes.ledger);
+    expect(checks.find((c) => c.name === 'chat')?.detail).toContain('#incidents, #shop-oncall, #payments-oncall');
   }, 150_000);
 
   it('lists every problem of a broken catalog at start, and starts on none of it', async () => {
