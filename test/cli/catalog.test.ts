@@ -25,7 +25,7 @@ describe('medic catalog', () => {
     expect(out).toContain('#loyalty-oncall');
     expect(out).toContain(`sample-service: ${join(dir, 'remotes/sample-service.git')} @ main`);
     expect(out).toContain(`sample-loyalty: ${join(dir, 'remotes/sample-loyalty.git')} @ main`);
-    expect(out).toContain('undeclared services get no repository and no fix');
+    expect(out).toContain('undeclared services route to shop');
   });
 
   it('shows the single-service variables as one implicit service', async () => {
