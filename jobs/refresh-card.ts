@@ -55,7 +55,7 @@ async function presentCard(incident: Incident, stats: Awaited<ReturnType<Inciden
 async function showOverflow(incident: Incident, deps: RefreshCardDeps): Promise<Incident> {
   const at = deps.clock().toISOString();
   const title = presentOverflowTitle(await deps.store.suppressedFamilies(incident.fingerprint));
-  const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, await presentCard({ ...incident, title }, await deps.store.stats(incident.id), deps)));
+  const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, await presentCard({ ...incident, title }, await deps.store.stats(incident.id), deps), incident.route?.channel));
   return deps.store.update(incident.id, (current) => {
     if (current.title === title && current.card) return undefined;
     const audit = current.card ? [] : [{ at, action: 'incident.overflow-card', outcome: 'done' as const, actor: PIPELINE_ACTOR, details: { title } }];

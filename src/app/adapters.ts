@@ -1,5 +1,6 @@
 import type { GroupingRule } from '../domain/grouping-rules.js';
-import type { Incident } from '../domain/incident.js';
+import type { Incident, IncidentRoute } from '../domain/incident.js';
+import type { ServiceCatalog } from '../ports/service-catalog.js';
 import type { PipelineDeps } from '../pipeline/pipeline-deps.js';
 import type { Analyst } from '../ports/analyst.js';
 import type { Authority } from '../ports/authority.js';
@@ -23,6 +24,10 @@ export interface Adapters {
   authority: Authority;
   /** Where approvals of MUTATING intents are recorded for the gateway. */
   approvals: ApprovalStore;
+  /** The service catalog in force (reloaded when its files change). */
+  catalog: ServiceCatalog;
+  /** Where the catalog routes a log service name (channel, repository, owner), as the incident keeps it. */
+  routeFor: (service: string) => IncidentRoute;
   /** The operator's grouping rules (MEDIC_GROUPING_FILE), validated at start. */
   groupingRules: readonly GroupingRule[];
   /** The tool gateway, for the card's action buttons (absent in tests that wire no gateway). */

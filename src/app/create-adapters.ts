@@ -14,7 +14,6 @@ import { findRevert } from '../retrieval/find-revert.js';
 import { findSuspectCommits } from '../retrieval/find-suspect-commits.js';
 import type { Config } from '../config/schema.js';
 import { ErrorCode, MedicError } from '../domain/errors.js';
-import { createConfiguredAuthority } from '../gateway/authority/authority.js';
 import { createGatewayStack } from '../gateway/create-gateway.js';
 import { loadGroupingRules } from '../config/load-grouping-rules.js';
 import { createIncidentGrouping } from '../adapters/redis/open-from-overflow.js';
@@ -26,6 +25,7 @@ import { loadPolicy } from '../gateway/actions/policy.js';
 import { proposeActions } from '../gateway/actions/propose-actions.js';
 import type { Logger } from '../observability/logger.js';
 import type { Chat } from '../ports/chat.js';
+import type { ServiceCatalog } from '../ports/service-catalog.js';
 import { findRecentChanges } from '../retrieval/find-recent-changes.js';
 import { similarDocsQuery, toSimilarDoc } from '../retrieval/find-similar-docs.js';
 import { ingestDocs } from '../retrieval/ingest-docs.js';
@@ -35,6 +35,15 @@ import type { Adapters } from './adapters.js';
 import { approverIds, chatMode, elevatedIds, type SlackSettings } from './chat-mode.js';
 import { createAnalystFactory } from './create-analyst.js';
 import { createCodeHost } from './create-code-host.js';
+import { remoteOf } from './repository-dirs.js';
+import { createServiceCatalog } from './create-service-catalog.js';
+import { createRoutedCodeHost } from './routed-code-host.js';
+import { createServiceLookup } from './service-lookup.js';
+import { createCatalogCheck, createChannelsCheck, startCatalogWatch } from './catalog-watch.js';
+import { createIncidentStore } from '../adapters/redis/incident-store.js';
+import { withRedisLock } from '../adapters/redis/redis-lock.js';
+import { createCatalogAuthority } from '../gateway/authority/catalog-authority.js';
+import { allowsAction, incidentRouteOf } from '../domain/catalog/resolve-service.js';
 import { createEmbedderCheck, createSandboxCheck } from './service-checks.js';
 import { createLogSource } from './create-log-source.js';
 import { createRetrieval } from './create-retrieval.js';
@@ -49,6 +58,8 @@ export interface AdapterContext {
   verboseChat?: boolean;
   /** Slack settings when the chat is Slack or the sandbox (decided once, shared with the web role). */
   slack?: SlackSettings;
+  /** The service catalog, when the caller read it already (the sandbox opens its channels). */
+  catalog?: ServiceCatalog;
 }
 
 /**
@@ -56,21 +67,33 @@ export interface AdapterContext {
  * configured, the embedded default otherwise — and puts every port the pipeline uses behind the
  * tool gateway, so each action is registered, checked, gated and audited.
  */
-export async function createAdapters({ config, redis, logger, chatOut, slack, verboseChat }: AdapterContext): Promise<Adapters> {
+export async function createAdapters({ config, redis, logger, chatOut, slack, verboseChat, catalog: given }: AdapterContext): Promise<Adapters> {
   const paths = medicPaths(config);
   const prefix = config.MEDIC_REDIS_PREFIX;
   const logs = createLogSource(config, paths, logger);
-  const { repo, unlockedRepo, publisher, pullRequests, withDataLock } = createCodeHost({ config, redis, logger, paths });
+  const catalog = given ?? (await createServiceCatalog(config, paths));
+  const scope = createPipelineContext();
+  const routed = createRoutedCodeHost({
+    catalog,
+    hostFor: (repository) => createCodeHost({ config, redis, logger, paths, repository }),
+    currentIncident: () => scope.incidentId,
+    serviceOf: createServiceLookup(createIncidentStore(redis, prefix)),
+    logger,
+  });
+  const { repo, unlockedRepo, publisher, pullRequests } = routed;
+  // Work on the data directory as a whole (docs, seeding) takes the historic data lock.
+  const withDataLock = <T>(fn: () => Promise<T>) => withRedisLock(redis, `${prefix}lock:data:${paths.data}`, fn);
   const { embedder, store } = await createRetrieval(config, paths);
 
   const mode = chatMode(config);
   const slackClient = slack && createSlackWebClient({ token: slack.botToken, apiUrl: slack.apiUrl, retries: config.SLACK_RETRIES });
   const chat: Chat = slackClient
     ? mode === 'sandbox'
-      ? mirrorToConsole(createSlackChat({ client: slackClient, channel: config.MEDIC_SLACK_CHANNEL }), chatOut, { verbose: verboseChat })
-      : createSlackChat({ client: slackClient, channel: config.MEDIC_SLACK_CHANNEL })
-    : createConsoleChat({ redis, prefix, out: chatOut, channel: config.MEDIC_SLACK_CHANNEL });
-  const authority = createConfiguredAuthority({
+      ? mirrorToConsole(createSlackChat({ client: slackClient, channel: catalog.current().defaultChannel }), chatOut, { verbose: verboseChat })
+      : createSlackChat({ client: slackClient, channel: catalog.current().defaultChannel })
+    : createConsoleChat({ redis, prefix, out: chatOut, channel: catalog.current().defaultChannel });
+  const authority = createCatalogAuthority({
+    routeOf: (incidentId) => routed.routeOf(incidentId),
     approvers: approverIds(config),
     elevatedApprovers: elevatedIds(config),
     readers: config.MEDIC_READERS,
@@ -91,16 +114,26 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
     config: { ...config, MEDIC_APPROVERS: approverIds(config), MEDIC_ELEVATED_APPROVERS: elevatedIds(config) },
     ports: { logs, chat, repo, publisher, pullRequests, searchDocs: createDocsSearch({ embedder, vectors: store }), searchCode: codeSearch, grouping: createIncidentGrouping(redis, prefix) },
   });
-  const gated = createGatedPorts(gateway, { logs, chat, repo, publisher, pullRequests }, createPipelineContext());
+  const gated = createGatedPorts(gateway, { logs, chat, repo, publisher, pullRequests }, scope);
+  const audit = createAuditLog(redis, prefix);
+  const watch = startCatalogWatch({ catalog, intervalMs: config.MEDIC_CATALOG_POLL_MS, logger, audit });
   const gatedRepo = gated.repo ?? repo;
 
   const analyst = createAnalystFactory({ config, redis, logger, actionCatalog: describeActionCatalog(actions.filter((a) => gateway.registry.get(a.name)?.available)) });
   return {
     logs: gated.logs ?? logs, chat: gated.chat ?? chat, repo: gatedRepo, publisher: gated.publisher ?? publisher, pullRequests: gated.pullRequests ?? pullRequests,
-    authority, approvals, gateway, groupingRules, slack: slack && { ...slack, client: slackClient, sandbox: mode === 'sandbox' },
+    authority, approvals, gateway, groupingRules, catalog,
+    routeFor: (service) => incidentRouteOf(catalog.route(service)),
+    slack: slack && { ...slack, client: slackClient, sandbox: mode === 'sandbox' },
     // The model is shown only the actions the operator's automation can run here.
     analystFor: analyst.analystFor,
-    runDiagnostics: ({ incidentId, intents, notes }) => proposeActions({ gateway, intents, notes, incidentId, at: new Date().toISOString() }),
+    runDiagnostics: async ({ incidentId, intents, notes }) => {
+      // The catalog may narrow the policy's actions per service; the rest are noted, never offered.
+      const route = await routed.routeOf(incidentId);
+      const allowed = intents.filter((i) => allowsAction(route, i.tool));
+      const dropped = intents.filter((i) => !allowsAction(route, i.tool)).map((i) => `${i.tool} is not allowed on this service by the service catalog`);
+      return proposeActions({ gateway, intents: allowed, notes: [...notes, ...dropped], incidentId, at: new Date().toISOString() });
+    },
     async findSimilarDocs({ event, template, limit }) {
       const held = await store.count();
       if (held === 0) return [];
@@ -128,9 +161,11 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
     },
     prepare: async () => {
       await withDataLock(async () => {
-        if (!config.MEDIC_REPO_REMOTE) {
-          const seeded = await seedSampleRemote({ sourceDir: paths.sampleService, historyFile: paths.sampleHistory, remoteDir: paths.sampleRemote, branch: config.MEDIC_REPO_BRANCH });
-          if (seeded.created) logger.info({ remote: seeded.remoteDir }, 'seeded the sample service remote');
+        // Every catalog repository without a remote of its own is seeded from its sample directory.
+        for (const repository of catalog.current().repositories) {
+          if (repository.remote || !repository.seedFrom) continue;
+          const seeded = await seedSampleRemote({ sourceDir: `${paths.sample}/${repository.seedFrom}`, historyFile: `${paths.sample}/${repository.seedFrom}.history.json`, remoteDir: remoteOf(paths, repository), branch: repository.branch });
+          if (seeded.created) logger.info({ remote: seeded.remoteDir, repository: repository.id }, 'seeded a sample repository remote');
         }
         await mkdir(paths.worktrees, { recursive: true });
       });
@@ -138,7 +173,8 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
       await gatedRepo.sync();
       await withDataLock(() => prepareDocs());
     },
-    checks: [logs, slack && mode === 'sandbox' ? createSandboxCheck(slack.apiUrl, slack.botToken) : chat, analyst, createEmbedderCheck(embedder), store, repo, publisher, pullRequests],
+    checks: [createCatalogCheck(catalog), logs, createChannelsCheck(slack && mode === 'sandbox' ? createSandboxCheck(slack.apiUrl, slack.botToken) : chat, catalog, slackClient), analyst, createEmbedderCheck(embedder), store, repo, publisher, pullRequests],
+    close: async () => watch.stop(),
   };
 
   async function prepareDocs(): Promise<void> {

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RedisClient } from '../adapters/redis/connect.js';
 import { createGitFixPublisher } from '../adapters/git/git-fix-publisher.js';
@@ -13,11 +14,17 @@ import { withRedisLock } from '../adapters/redis/redis-lock.js';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../observability/logger.js';
 import type { CodeRepository, FixPublisher, PullRequests } from '../ports/code.js';
+import type { CatalogRepository } from '../domain/catalog/catalog.js';
 import type { MedicPaths } from './paths.js';
+import { remoteOf, repositoryDirs } from './repository-dirs.js';
 import { registerSecretValue } from '../domain/untrusted/known-secrets.js';
 
 export interface CodeHost {
+  /** The catalog repository this host clones. */
+  repositoryId: string;
   remoteUrl: string;
+  /** Where the clone lives. */
+  cloneDir: string;
   repo: CodeRepository;
   /** The same clone without the cross-process lock, for work already inside it. */
   unlockedRepo: CodeRepository;
@@ -28,12 +35,13 @@ export interface CodeHost {
 }
 
 /**
- * The code host from configuration: Medic's clone of MEDIC_REPO_REMOTE (or the local sample
- * remote), credentials from GIT_TOKEN / GITHUB_TOKEN / a GitHub App, and GitHub PRs when
- * GITHUB_REPOSITORY is set.
+ * The code host of one catalog repository: Medic's clone of its remote (or the local sample
+ * remote), credentials from GIT_TOKEN / GITHUB_TOKEN / a GitHub App, and GitHub PRs when the
+ * repository names its GitHub `owner/name` (GITHUB_REPOSITORY for the implicit one).
  */
-export function createCodeHost({ config, redis, logger, paths }: { config: Config; redis: RedisClient; logger: Logger; paths: MedicPaths }): CodeHost {
-  const remoteUrl = config.MEDIC_REPO_REMOTE ?? paths.sampleRemote;
+export function createCodeHost({ config, redis, logger, paths, repository }: { config: Config; redis: RedisClient; logger: Logger; paths: MedicPaths; repository: CatalogRepository }): CodeHost {
+  const remoteUrl = remoteOf(paths, repository);
+  const dirs = repositoryDirs(paths, repository.id);
   const baseUrl = config.GITHUB_API_URL ?? DEFAULT_GITHUB_API_URL;
   const appKey = config.GITHUB_APP_PRIVATE_KEY ?? (config.GITHUB_APP_PRIVATE_KEY_FILE ? readFileSync(config.GITHUB_APP_PRIVATE_KEY_FILE, 'utf8') : undefined);
   registerSecretValue(appKey);
@@ -44,14 +52,14 @@ export function createCodeHost({ config, redis, logger, paths }: { config: Confi
   const gitToken = config.GIT_TOKEN ?? config.GITHUB_TOKEN;
   const credentials: GitCredentials | undefined = gitToken ? { token: gitToken } : octokit && config.GITHUB_APP_ID ? { token: createGitHubTokenSource(octokit) } : undefined;
 
-  const git = { remoteUrl, branch: config.MEDIC_REPO_BRANCH, workDir: paths.repoClone, credentials };
+  const git = { remoteUrl, branch: repository.branch, workDir: dirs.clone, credentials };
   // Worker processes sharing this data directory share one clone; git work on it takes turns.
-  const withDataLock = <T>(fn: () => Promise<T>) => withRedisLock(redis, `${config.MEDIC_REDIS_PREFIX}lock:data:${paths.data}`, fn);
+  const withDataLock = <T>(fn: () => Promise<T>) => withRedisLock(redis, `${config.MEDIC_REDIS_PREFIX}lock:data:${repository.id === 'default' ? paths.data : dirs.clone}`, fn);
   const gitRepo = createGitRepository(git);
   // Reading history needs no turn once the clone exists, as listing and reading files never did:
   // git log reads objects and an atomically updated ref, which a concurrent sync never tears.
   // Only the first read, which may have to create the clone, takes the lock.
-  const cloned = () => existsSync(join(paths.repoClone, '.git'));
+  const cloned = () => existsSync(join(dirs.clone, '.git'));
   const lockedRepo: CodeRepository = {
     ...gitRepo,
     sync: () => withDataLock(() => gitRepo.sync()),
@@ -62,18 +70,21 @@ export function createCodeHost({ config, redis, logger, paths }: { config: Confi
   };
   // One cache per process over the shared clone, keyed by the commit it is at: the incidents of a
   // storm read the same files and git logs once, and a cache hit takes no lock and runs no git.
-  const repo = createRevisionCachedRepository(lockedRepo, { revision: () => readHeadRevision(paths.repoClone) });
+  const repo = createRevisionCachedRepository(lockedRepo, { revision: () => readHeadRevision(dirs.clone) });
   const unlockedRepo: CodeRepository = { ...repo, sync: () => gitRepo.sync() };
-  const gitPublisher = createGitFixPublisher({ ...git, worktreeRoot: paths.worktrees, logger, author: { name: config.MEDIC_GIT_AUTHOR_NAME, email: config.MEDIC_GIT_AUTHOR_EMAIL } });
-  const [owner, name] = (config.GITHUB_REPOSITORY ?? '').split('/');
+  const gitPublisher = createGitFixPublisher({ ...git, worktreeRoot: dirs.worktrees, logger, author: { name: config.MEDIC_GIT_AUTHOR_NAME, email: config.MEDIC_GIT_AUTHOR_EMAIL } });
+  const [owner, name] = (repository.github ?? '').split('/');
   const pullRequests = auth && owner && name
-    ? createGitHubPullRequests({ baseUrl, auth, owner, repo: name, defaultBranch: config.MEDIC_REPO_BRANCH, octokit, logger })
+    ? createGitHubPullRequests({ baseUrl, auth, owner, repo: name, defaultBranch: repository.branch, octokit, logger })
     : createNoPullRequests({ remote: remoteUrl });
   return {
+    repositoryId: repository.id,
     remoteUrl,
+    cloneDir: dirs.clone,
     unlockedRepo,
     repo,
-    publisher: { ...gitPublisher, publish: (input) => withDataLock(() => gitPublisher.publish(input)) },
+    // The worktree root is made on first use: a repository added by a catalog reload has none yet.
+    publisher: { ...gitPublisher, publish: (input) => withDataLock(async () => (await mkdir(dirs.worktrees, { recursive: true }), gitPublisher.publish(input))) },
     pullRequests,
     withDataLock,
   };

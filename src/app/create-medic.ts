@@ -108,7 +108,7 @@ export function createMedic(parts: MedicParts): Medic {
     store, logs: adapters.logs, chat: adapters.chat, analystFor: adapters.analystFor,
     findSimilarDocs: adapters.findSimilarDocs, findRecentChanges: adapters.findRecentChanges,
     searchCode: adapters.searchCode, validateFix: adapters.validateFix, runDiagnostics: adapters.runDiagnostics,
-    findSuspectCommits: adapters.findSuspectCommits, findRevert: adapters.findRevert,
+    findSuspectCommits: adapters.findSuspectCommits, findRevert: adapters.findRevert, routeFor: adapters.routeFor,
     settings: {
       windowBeforeMs: config.MEDIC_WINDOW_BEFORE_MS, windowAfterMs: config.MEDIC_WINDOW_AFTER_MS, windowLimit: config.MEDIC_WINDOW_LIMIT,
       similarDocs: config.MEDIC_SIMILAR_DOCS, recentChangesDays: config.MEDIC_RECENT_CHANGES_DAYS,

@@ -12,6 +12,9 @@ export function medicPaths(config: Config) {
     sampleService: `${sample}/sample-service`,
     sampleHistory: `${sample}/sample-service.history.json`,
     sampleRemote: `${data}/remotes/sample-service.git`,
+    /** The sample's service catalog: two services, two repositories, two channels. */
+    sampleCatalog: `${sample}/catalog.yaml`,
+    sample,
     repoClone: `${data}/repo`,
     worktrees: `${data}/worktrees`,
     vectors: `${data}/vectors/docs.mdv`,

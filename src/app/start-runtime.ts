@@ -8,6 +8,8 @@ import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { createSlackSandbox, type SlackSandbox } from '../sandbox/create-slack-sandbox.js';
 import type { Adapters } from './adapters.js';
+import { createServiceCatalog } from './create-service-catalog.js';
+import { medicPaths } from './paths.js';
 import { chatMode, sandboxRefusal, slackSettings } from './chat-mode.js';
 import { ErrorCode, MedicError } from '../domain/errors.js';
 import { createAdapters } from './create-adapters.js';
@@ -57,14 +59,18 @@ export async function startRuntime(
   const eventsUrl = { value: config.MEDIC_SANDBOX_EVENTS_URL ?? `http://127.0.0.1:${config.PORT}/slack/events` };
   const slack = chatMode(config) === 'console' ? undefined : slackSettings(config);
   let sandbox: SlackSandbox | undefined;
+  // Read once and shared: the sandbox opens the catalog's channels, the adapters route by it.
+  const catalog = await createServiceCatalog(config, medicPaths(config));
   if (slack && chatMode(config) === 'sandbox' && (role === 'all' || role === 'web')) {
+    const current = catalog.current();
     sandbox = await createSlackSandbox({
+      otherChannels: [current.defaultChannel, ...current.services.map((s) => s.channel)].filter((c) => c !== 'incidents'),
       port: config.MEDIC_SANDBOX_PORT, signingSecret: slack.signingSecret, botToken: slack.botToken, medicEventsUrl: () => eventsUrl.value,
       history: { redis, prefix: config.MEDIC_REDIS_PREFIX },
     });
     slack.apiUrl = sandbox.apiUrl;
   }
-  const adapters = await createAdapters({ config, redis, logger, chatOut: options.chatOut ?? process.stdout, slack, verboseChat: options.verboseChat });
+  const adapters = await createAdapters({ config, redis, logger, chatOut: options.chatOut ?? process.stdout, slack, verboseChat: options.verboseChat, catalog });
   const crashAfter = new Set(config.MEDIC_CRASH_AFTER);
   const medic = createMedic({
     config, redis, adapters, logger, metrics,

@@ -34,6 +34,26 @@ const COMMANDS: Record<string, LoadCommand> = {
       return { ...(await createRetrieval(config, paths)), defaultDir: paths.docs, close: async () => undefined };
     });
   },
+  catalog: async () => {
+    const { createCatalogCommand } = await import('./commands/catalog.js');
+    return createCatalogCommand(async (env) => {
+      const [{ loadConfig, readEnv }, { medicPaths }, { catalogSources }, { readCatalog }, { implicitCatalog }, { remoteOf }] = await Promise.all([
+        import('../config/load-config.js'),
+        import('../app/paths.js'),
+        import('../app/create-service-catalog.js'),
+        import('../adapters/catalog-files/file-service-catalog.js'),
+        import('../domain/catalog/implicit-catalog.js'),
+        import('../app/repository-dirs.js'),
+      ]);
+      const config = loadConfig(readEnv(env));
+      const paths = medicPaths(config);
+      const sources = catalogSources(config, paths);
+      const loaded = sources
+        ? { ...(await readCatalog({ ...sources, defaultChannel: config.MEDIC_SLACK_CHANNEL.replace(/^#/, '') })), from: 'files' as const }
+        : { catalog: implicitCatalog({ channel: config.MEDIC_SLACK_CHANNEL, remote: config.MEDIC_REPO_REMOTE, branch: config.MEDIC_REPO_BRANCH, github: config.GITHUB_REPOSITORY }), problems: [], from: 'variables' as const };
+      return { ...loaded, remoteOf: (id) => { const repo = loaded.catalog?.repositories.find((r) => r.id === id); return repo ? remoteOf(paths, repo) : '?'; } };
+    });
+  },
   audit: async (env) => {
     const { createAuditCommand } = await import('./commands/audit.js');
     return createAuditCommand(async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { boolFrom, intFrom, listFrom, optionalString, urlString } from './env-helpers.js';
+import { catalogEnv } from './sections/catalog.js';
 import { codeHostEnv, codeHostProblems } from './sections/code-host.js';
 import { GatewayEnv } from './sections/gateway.js';
 import { llmEnv } from './sections/llm.js';
@@ -83,6 +84,7 @@ export const EnvSchema = z.object({
   ...llmEnv,
   ...retrievalEnv,
   ...GatewayEnv,
+  ...catalogEnv,
 }).superRefine((env, ctx) => {
   for (const problem of [...codeHostProblems(env), ...redisProblems(env)]) ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.message });
   if (env.SPLUNK_HEC_URL && !env.SPLUNK_HEC_TOKEN) ctx.addIssue({ code: 'custom', path: ['SPLUNK_HEC_TOKEN'], message: 'set the HEC token (a GUID) to forward the audit stream to SPLUNK_HEC_URL' });

@@ -38,7 +38,8 @@ export const FixResult = z.object({
   commit: z.string(),
   pushStatus: PushStatus,
   pushError: z.string().optional(),
-  pullRequest: z.object({ number: z.number().int(), url: z.string() }).optional(),
+  /** `reviewers`: the code owners of the changed file a review was requested from (CODEOWNERS). */
+  pullRequest: z.object({ number: z.number().int(), url: z.string(), reviewers: z.array(z.string()).optional() }).optional(),
   checks: z.enum(['pending', 'success', 'failure']).optional(),
 });
 export type FixResult = z.infer<typeof FixResult>;

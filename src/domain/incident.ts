@@ -61,6 +61,19 @@ export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
 export const CardRef = z.object({ channel: z.string(), ts: z.string() });
 export type CardRef = z.infer<typeof CardRef>;
 
+/** Where the service catalog routed the incident when its card was first posted (shown on the card). */
+export const IncidentRoute = z.object({
+  /** The catalog's name for the service (the log's name when unknown). */
+  service: z.string(),
+  known: z.boolean(),
+  channel: z.string(),
+  repository: z.string().optional(),
+  /** The service's directory in a monorepo ('' or absent: the whole repository). */
+  path: z.string().optional(),
+  owner: z.string().optional(),
+});
+export type IncidentRoute = z.infer<typeof IncidentRoute>;
+
 /**
  * A proposed operational action after code validated it against the registry: its effect class,
  * what it takes to run, and what happened when it ran. Refused proposals are not kept as actions,
@@ -163,6 +176,7 @@ export const Incident = z.object({
   /** Why no fix was proposed, when none was. */
   proposalNote: z.string().optional(),
   card: CardRef.optional(),
+  route: IncidentRoute.optional(),
   decision: ApprovalDecision.optional(),
   fix: FixResult.optional(),
   error: z.string().optional(),

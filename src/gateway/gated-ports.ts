@@ -60,7 +60,7 @@ export function createGatedPorts(gateway: ToolGateway, ports: PlainPorts, contex
     },
     chat: chat && {
       check: () => chat.check(),
-      postCard: (key, message) => call<CardRef>('slack.post-card', { key, message }),
+      postCard: (key, message, channel) => call<CardRef>('slack.post-card', channel === undefined ? { key, message } : { key, message, channel }),
       updateCard: (ref, message) => call<undefined>('slack.update-card', { ref, message }),
       replyInThread: (ref, key, message) => call<undefined>('slack.reply', { ref, key, message }),
       postEphemeral: (channel, userId, text) => call<undefined>('slack.ephemeral', { channel, userId, text }),

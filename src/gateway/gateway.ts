@@ -23,7 +23,7 @@ export interface ToolGateway {
   /** Audits a refusal decided outside the gateway (e.g. a button naming no proposed intent). */
   recordRefusal(tool: string, ctx: InvocationContext, code: Code, reason: string): Promise<InvokeResult>;
   /** Re-resolved from the verified identity on every call; the pipeline holds `read` only. */
-  permissionsOf(caller: GatewayCaller): Promise<Set<Permission>>;
+  permissionsOf(caller: GatewayCaller, incidentId?: string): Promise<Set<Permission>>;
   /** "provider rate-limited — degraded to read-only diagnostics: …" while degraded, for the card. */
   degradedNotice(): string | undefined;
   /** Resolves once every timed-out call has settled and its reconciliation is audited (shutdown, tests). */
@@ -51,14 +51,15 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
   const breakers = options.breakers ?? createBreakers({ failureThreshold: 3, cooldownMs: 30_000, now });
   const cache = options.cache ?? createReadCache({ ttlMs: 120_000, now });
 
-  async function permissionsOfUser(userId: string): Promise<Set<Permission>> {
-    const p = await authority.resolve(userId);
+  // The incident scopes the authority to its service's approvers (the catalog), besides the global ones.
+  async function permissionsOfUser(userId: string, incidentId?: string): Promise<Set<Permission>> {
+    const p = await authority.resolve(userId, incidentId === undefined ? undefined : { incidentId });
     const held = new Set<Permission>();
     if (p.approver || p.elevated) held.add('read').add('approve');
     if (p.elevated) held.add('elevated');
     return held;
   }
-  const permissionsOf = async (caller: GatewayCaller) => (caller.kind === 'pipeline' ? new Set<Permission>(['read']) : permissionsOfUser(caller.userId));
+  const permissionsOf = async (caller: GatewayCaller, incidentId?: string) => (caller.kind === 'pipeline' ? new Set<Permission>(['read']) : permissionsOfUser(caller.userId, incidentId));
 
   async function record(input: GatewayAuditInput): Promise<void> {
     await appendOrWithhold(audit, buildGatewayAudit(input, new Date(now()).toISOString()));
@@ -155,12 +156,12 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
     const needsApproval = spec.effect !== 'READ_ONLY' || capped.length > 0;
     if (needsApproval && !ctx.incidentId) return deny(tool, spec, ctx, ErrorCode.ValidationFailed, 'an action that needs approval must belong to an incident', argsHash);
 
-    const held = await permissionsOf(ctx.caller);
+    const held = await permissionsOf(ctx.caller, ctx.incidentId);
     // A claimed reference is always checked, even on a read: a forged claim is refused, not ignored.
     const approval = (needsApproval || ctx.approvalId !== undefined) && ctx.incidentId ? await approvals.findApproval(spec.name, registry.approvalHash(spec, args, ctx), ctx.incidentId) : undefined;
     const forged = ctx.approvalId !== undefined && ctx.approvalId !== approval?.approvalId;
     let permitted = spec.effect === 'READ_ONLY' ? held.has(spec.permission) : ctx.caller.kind === 'pipeline' || held.has('approve');
-    if (permitted && approval) permitted = (await permissionsOfUser(approval.approverId)).has(spec.effect === 'READ_ONLY' ? 'approve' : spec.permission);
+    if (permitted && approval) permitted = (await permissionsOfUser(approval.approverId, ctx.incidentId)).has(spec.effect === 'READ_ONLY' ? 'approve' : spec.permission);
     if (spec.effect === 'MUTATING' && ctx.caller.kind === 'user' && approval) permitted = permitted && held.has(spec.permission);
 
     const gate: GateInput = {

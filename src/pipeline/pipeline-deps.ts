@@ -2,7 +2,7 @@ import type { ActionIntent, RecentChange, SimilarDoc, SuspectCommit } from '../d
 import type { RevertOutcome } from '../retrieval/find-revert.js';
 import type { ErrorEvent } from '../domain/event.js';
 import type { FixProposal } from '../domain/fix.js';
-import type { Diagnostics, Incident } from '../domain/incident.js';
+import type { Diagnostics, Incident, IncidentRoute } from '../domain/incident.js';
 import type { IncidentStore } from '../ports/incident-store.js';
 import type { Analyst, CodeCandidate, DraftFix } from '../ports/analyst.js';
 import type { Chat } from '../ports/chat.js';
@@ -43,6 +43,8 @@ export interface PipelineDeps {
    * gateway. Absent when no gateway is wired (tests, tools): proposals are then only noted.
    */
   runDiagnostics?(input: { incidentId: string; intents: readonly ActionIntent[]; notes: readonly string[] }): Promise<Diagnostics>;
+  /** The service catalog's route for a log service name (channel, repository); absent: the configured channel. */
+  routeFor?(service: string): IncidentRoute;
   settings: PipelineSettings;
   clock: () => Date;
   logger: Logger;

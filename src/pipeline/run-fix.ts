@@ -68,7 +68,7 @@ export async function runFix(incidentId: string, proposalHash: string, deps: Fix
   }
   if (!isStepDone(incident, 'pull-request')) {
     const fix = incident.fix!;
-    const pr = fix.pushStatus === 'pushed' ? await deps.pullRequests.open({ branch: fix.branch, title: presentPullRequestTitle(pullRequestInput(incident)), body: presentPullRequestBody(pullRequestInput(incident)) }) : undefined;
+    const pr = fix.pushStatus === 'pushed' ? await deps.pullRequests.open({ branch: fix.branch, title: presentPullRequestTitle(pullRequestInput(incident)), body: presentPullRequestBody(pullRequestInput(incident)), ...(incident.proposal ? { file: incident.proposal.file } : {}) }) : undefined;
     await record('pull-request', { fix: { ...fix, pullRequest: pr } }, { pullRequest: pr?.url ?? null });
   }
   if (!isStepDone(incident, 'thread-reply')) {

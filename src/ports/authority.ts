@@ -16,5 +16,11 @@ export interface Permissions {
  * configured id lists or Slack user groups. Never from a payload, a button value or model output.
  */
 export interface Authority {
-  resolve(userId: string): Promise<Permissions>;
+  /** `scope.incidentId`: the incident the decision is about — its service's approvers count too. */
+  resolve(userId: string, scope?: AuthorityScope): Promise<Permissions>;
+}
+
+/** What a decision is about; the service is looked up from the incident, never taken from the caller. */
+export interface AuthorityScope {
+  incidentId?: string;
 }

@@ -9,8 +9,11 @@ export interface ChatMessage {
 
 /** Where on-call engineers meet Medic (Slack, the sandbox, or the console). */
 export interface Chat extends Checkable {
-  /** Posts a card once per key: a retried step returns the first post's ref. */
-  postCard(key: string, message: ChatMessage): Promise<CardRef>;
+  /**
+   * Posts a card once per key: a retried step returns the first post's ref. `channel`: the
+   * incident's on-call channel from the service catalog (default: the configured channel).
+   */
+  postCard(key: string, message: ChatMessage, channel?: string): Promise<CardRef>;
   updateCard(ref: CardRef, message: ChatMessage): Promise<void>;
   /** Replies in the card's thread once per key. */
   replyInThread(ref: CardRef, key: string, message: ChatMessage): Promise<void>;

@@ -61,13 +61,23 @@ export interface PullRequestInput {
   branch: string;
   title: string;
   body: string;
+  /** The one file the fix changes: its CODEOWNERS owners are asked to review. */
+  file?: string;
+}
+
+/** Who a review is requested from: GitHub user logins and team slugs. */
+export interface ReviewRequest {
+  users: string[];
+  teams: string[];
 }
 
 export type ChecksState = 'pending' | 'success' | 'failure';
 
 export interface PullRequests extends Checkable {
   /** Opens (or reuses) a draft PR for the branch; undefined when no code host is configured. */
-  open(input: PullRequestInput): Promise<{ number: number; url: string } | undefined>;
+  open(input: PullRequestInput): Promise<{ number: number; url: string; reviewers?: string[] } | undefined>;
+  /** Requests reviews on an open PR, where the code host has reviews. */
+  requestReviewers?(pullNumber: number, request: ReviewRequest): Promise<void>;
   /** The combined state of the check runs on the branch's head, where the code host has checks. */
   checks?(branch: string): Promise<ChecksState>;
 }

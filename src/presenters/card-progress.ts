@@ -1,3 +1,4 @@
+import { presentReviewers } from './card-route.js';
 import { FIX_STEPS, PIPELINE_STEPS, isStepDone, type Incident, type StepName } from '../domain/incident.js';
 import { escapeMrkdwn, untrusted, generated } from './mrkdwn.js';
 
@@ -87,7 +88,7 @@ export function presentOutcome(incident: Incident): string | undefined {
   const by = decision ? presentActor(decision.actor) : 'someone';
   const fix = incident.fix;
   const branch = fix ? `branch \`${generated(fix.branch, 200)}\`` : '';
-  const pr = fix?.pullRequest ? `draft PR ${presentLink(fix.pullRequest.url, `#${fix.pullRequest.number}`)}` : '';
+  const pr = fix?.pullRequest ? `draft PR ${presentLink(fix.pullRequest.url, `#${fix.pullRequest.number}`)}${presentReviewers(incident)}` : '';
   switch (incident.state) {
     case 'new':
     case 'analyzing':

@@ -5,6 +5,7 @@ import { detailsButton, presentDecisionButtons, presentFeedbackButtons } from '.
 import { presentDiffPreview } from './card-fix.js';
 import { presentActionIntents } from './card-intents.js';
 import { presentOutcome, presentProgress } from './card-progress.js';
+import { presentRoute } from './card-route.js';
 import { presentFields, presentNextStep, presentShortRootCause, presentTitle } from './card-summary.js';
 import { diffFitsCard, diffStats } from './diff-pages.js';
 import { context, escapeMrkdwn, generated, plain, section, untrusted } from './mrkdwn.js';
@@ -45,6 +46,8 @@ export function presentIncidentCard({ incident, stats }: IncidentView, options: 
   if (earlier) line.push(`earlier branch \`${generated(earlier.branch, 120)}\` kept${incident.earlierFixes.length > 1 ? ` (+${incident.earlierFixes.length - 1} more)` : ''}`);
   if (incident.review?.reason && running) line.push(`re-run: ${untrusted(incident.review.reason, 120)}`);
   if (running) line.push(presentProgress(incident));
+  const route = presentRoute(incident);
+  if (route) line.push(route);
   parts.push({ block: { ...context(line.join(' · ')), block_id: 'medic_context' } });
   for (const block of presentShortRootCause(incident)) parts.push({ block, dropRank: 2 });
   for (const block of presentNextStep(incident)) parts.push({ block, dropRank: 3 });

@@ -1,3 +1,4 @@
+import { presentReviewers } from './card-route.js';
 import type { ChatMessage } from '../ports/chat.js';
 import type { IncidentView } from '../use-cases/incident-commands.js';
 import { presentActor, presentLink } from './card-progress.js';
@@ -26,7 +27,7 @@ export function presentThreadReply({ incident }: IncidentView, event: ThreadEven
       return message(`🌿 Pushed branch ${branch}${fix ? ` (commit \`${untrusted(fix.commit.slice(0, 12), 12)}\`)` : ''}.`);
     case 'pull-request':
       return message(fix?.pullRequest
-        ? `📬 Draft PR ${presentLink(fix.pullRequest.url, `#${fix.pullRequest.number}`)} opened from ${branch}.`
+        ? `📬 Draft PR ${presentLink(fix.pullRequest.url, `#${fix.pullRequest.number}`)} opened from ${branch}${presentReviewers(incident)}.`
         : `📬 Branch ${branch} is ready; no pull request was opened (no code host configured).`);
     case 'checks': {
       const checks = fix?.checks ?? 'pending';

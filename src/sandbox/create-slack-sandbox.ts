@@ -7,7 +7,7 @@ import { applyResponse } from './inbound.js';
 import { parseArgs, readBody, sendFile, sendJson } from './http-io.js';
 import { handlePageAction, pageState, type PageDeps } from './page-routes.js';
 import { createSandboxHistory } from './sandbox-history.js';
-import { SandboxState, type Fault } from './sandbox-state.js';
+import { sandboxChannelId, SandboxState, type Fault } from './sandbox-state.js';
 import type { RedisClient } from '../adapters/redis/connect.js';
 import { SANDBOX_USERS, type SandboxUser } from './sandbox-users.js';
 import { callWebApi } from './web-api.js';
@@ -23,6 +23,8 @@ export interface SlackSandboxOptions {
   botToken: string;
   channelName?: string;
   channelId?: string;
+  /** More channels the workspace has (the service catalog's on-call channels), by name. */
+  otherChannels?: readonly string[];
   users?: readonly SandboxUser[];
   command?: string;
   /** Where the channel history is kept across restarts; in memory only when absent. */
@@ -53,7 +55,7 @@ const PAGE_FILES: Record<string, [string, string]> = {
  * and sends the same signed interactions Slack would. Loopback only (request-guard.ts).
  */
 export async function createSlackSandbox(options: SlackSandboxOptions): Promise<SlackSandbox> {
-  const state = new SandboxState({ id: options.channelId ?? 'C0INCIDENTS', name: options.channelName ?? 'incidents' });
+  const state = new SandboxState({ id: options.channelId ?? 'C0INCIDENTS', name: options.channelName ?? 'incidents' }, (options.otherChannels ?? []).map((name) => ({ id: sandboxChannelId(name), name: name.replace(/^#/, '') })));
   const history = options.history && createSandboxHistory({ ...options.history, channel: state.channel.id });
   if (history) state.restore(await history.load());
   let baseUrl = '';

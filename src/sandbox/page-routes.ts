@@ -22,9 +22,10 @@ export function pageState(deps: PageDeps, userId: string): Record<string, unknow
   return {
     version: state.version,
     channel: state.channel,
+    channels: state.channels,
     users: deps.users,
     command: deps.command,
-    messages: visible.map((m) => ({ ts: m.ts, text: m.text, blocks: withoutValues(m.blocks), threadTs: m.threadTs ?? null, ephemeral: m.ephemeralFor !== undefined, edited: m.edited ?? false, fromBot: m.botId !== undefined })),
+    messages: visible.map((m) => ({ ts: m.ts, channel: m.channel, text: m.text, blocks: withoutValues(m.blocks), threadTs: m.threadTs ?? null, ephemeral: m.ephemeralFor !== undefined, edited: m.edited ?? false, fromBot: m.botId !== undefined })),
     view: view ? { id: view.id, view: view.view, errors: view.errors ?? {} } : null,
   };
 }

@@ -33,8 +33,9 @@ export interface Fault {
 }
 
 /**
- * The sandbox's workspace: one channel's messages and threads, ephemerals, open modals, trigger
- * ids and response_urls. A version counter lets the page re-render only when something changed.
+ * The sandbox's workspace: its channels' messages and threads (the first channel is Medic's
+ * default; the service catalog may name more), ephemerals, open modals, trigger ids and
+ * response_urls. A version counter lets the page re-render only when something changed.
  */
 export class SandboxState {
   readonly messages: SandboxMessage[] = [];
@@ -50,7 +51,11 @@ export class SandboxState {
   readonly deleted = new Set<string>();
   private lastTs = 0;
 
-  constructor(readonly channel: { id: string; name: string }) {}
+  readonly channels: readonly { id: string; name: string }[];
+
+  constructor(readonly channel: { id: string; name: string }, others: readonly { id: string; name: string }[] = []) {
+    this.channels = [channel, ...others.filter((c) => c.id !== channel.id && c.name !== channel.name)];
+  }
 
   /** Slack ts: seconds.micro, strictly increasing, so "oldest wins" comparisons are exact. */
   nextTs(now = Date.now()): string {
@@ -120,6 +125,11 @@ export class SandboxState {
   resolveChannel(channel: unknown): string | undefined {
     if (typeof channel !== 'string') return undefined;
     const name = channel.replace(/^#/, '');
-    return channel === this.channel.id || name === this.channel.name ? this.channel.id : undefined;
+    return this.channels.find((c) => channel === c.id || name === c.name)?.id;
   }
+}
+
+/** A sandbox channel id for a channel name: `loyalty-oncall` → `C0LOYALTYONCALL` (Slack ids are C + capitals and digits). */
+export function sandboxChannelId(name: string): string {
+  return `C0${name.replace(/^#/, '').toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 18) || 'CHANNEL'}`;
 }

@@ -73,8 +73,9 @@ const methods: Record<string, Method> = {
     return ok({ message_ts: m.ts });
   },
   'conversations.history': (state, args) => {
-    if (!state.resolveChannel(args.channel) || args.channel !== state.channel.id) return fail('channel_not_found');
-    const top = state.messages.filter((m) => !m.ephemeralFor && !m.threadTs).reverse();
+    // As Slack: the history of a channel is read by its id, never its name.
+    if (!state.channels.some((c) => c.id === args.channel)) return fail('channel_not_found');
+    const top = state.messages.filter((m) => !m.ephemeralFor && !m.threadTs && m.channel === args.channel).reverse();
     return page(top, args, (m) => present(m, flag(args.include_all_metadata)));
   },
   'conversations.replies': (state, args) => {
@@ -83,7 +84,7 @@ const methods: Record<string, Method> = {
     const thread = [parent, ...state.messages.filter((m) => !m.ephemeralFor && m.threadTs === parent.ts)];
     return page(thread, args, (m) => present(m, flag(args.include_all_metadata)));
   },
-  'conversations.list': (state) => ok({ channels: [{ id: state.channel.id, name: state.channel.name, is_channel: true, is_member: true }], response_metadata: { next_cursor: '' } }),
+  'conversations.list': (state) => ok({ channels: state.channels.map((c) => ({ id: c.id, name: c.name, is_channel: true, is_member: true })), response_metadata: { next_cursor: '' } }),
   'usergroups.users.list': (_state, args) => (args.usergroup === SANDBOX_APPROVER_GROUP ? ok({ users: [...SANDBOX_APPROVERS] }) : fail('no_such_subteam')),
   'views.open': (state, args) => {
     const userId = typeof args.trigger_id === 'string' ? state.triggers.get(args.trigger_id) : undefined;

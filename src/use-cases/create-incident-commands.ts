@@ -62,9 +62,10 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
   }
 
   async function authorize(action: string, caller: Caller, incidentId: string): Promise<CommandResult | undefined> {
-    const permissions = await deps.authority.resolve(caller.userId);
+    // Scoped to the incident: its service's approvers may, another service's may not.
+    const permissions = await deps.authority.resolve(caller.userId, { incidentId });
     if (permissions.approver) return undefined;
-    return deny(action, caller, incidentId, 'ERR_UNAUTHORIZED', 'Only configured approvers can do that.');
+    return deny(action, caller, incidentId, 'ERR_UNAUTHORIZED', 'Only configured approvers of this service (or global approvers) can do that.');
   }
 
   /** Everything for the CLI and readers; in Slack, otherwise, only incidents carded in the asking channel. */

@@ -29,7 +29,7 @@ async function decide(deps: GroupingDeps, tool: string, args: Record<string, str
   const spec = deps.gateway.registry.get(tool);
   const normalized = deps.gateway.registry.normalize(tool, args);
   let approvalId: string | undefined;
-  if (spec && normalized.ok && (await deps.gateway.permissionsOf(ctx.caller)).has('approve')) {
+  if (spec && normalized.ok && (await deps.gateway.permissionsOf(ctx.caller, incidentId)).has('approve')) {
     approvalId = (await deps.approvals.recordApproval({ tool, argsHash: deps.gateway.registry.approvalHash(spec, normalized.args, ctx), incidentId, approverId: userId })).approvalId;
   }
   const result = await deps.gateway.invoke({ tool, args }, approvalId ? { ...ctx, approvalId } : ctx);

@@ -89,7 +89,7 @@ export function createActionCommands(deps: ActionDeps): ActionCommands {
       const action = find(incident, tool, argsHash);
       const request = { gateway: deps.gateway, approvals: deps.approvals, proposed: action ? [{ tool: action.tool, args: action.args }] : [], tool, argsHash, incidentId, userId };
       // Not an approver, or a stale/forged button: the gateway refuses and audits; nothing is claimed.
-      if (!action || !(await deps.gateway.permissionsOf({ kind: 'user', userId })).has('approve')) return refusal(tool, await runApprovedAction(request));
+      if (!action || !(await deps.gateway.permissionsOf({ kind: 'user', userId }, incidentId)).has('approve')) return refusal(tool, await runApprovedAction(request));
       const at = now();
       // Claimed before the call, under the record's version: a second click finds it taken.
       const claim = await patchAction(incidentId, tool, argsHash, (a) => (a.outcome?.status === 'running' || a.outcome?.status === 'executed' ? undefined : { ...a, outcome: { status: 'running', at, by: userId } }), { action: 'action.claim', userId, outcome: 'allowed' });

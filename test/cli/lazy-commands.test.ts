@@ -10,7 +10,7 @@ import { ROOT } from '../support/medic-world.js';
 
 const run = promisify(execFile);
 const HEAVY = ['@slack/bolt', 'bullmq', 'openai', 'ioredis'];
-const COMMANDS = ['doctor', 'incidents', 'show', 'approve', 'reject', 'replay', 'templates', 'locate', 'docs', 'audit'];
+const COMMANDS = ['doctor', 'incidents', 'show', 'approve', 'reject', 'replay', 'templates', 'locate', 'docs', 'audit', 'catalog'];
 
 let dir: string | undefined;
 afterEach(async () => {
@@ -50,6 +50,12 @@ describe('the compiled command line loads only what a command needs', () => {
     const trace = "TypeError: Cannot read properties of undefined (reading 'perItem')\n    at perItem (/srv/app/src/checkout/discounts.ts:3:10)\n";
     const { stdout, modules } = await compiledCli(['locate', join(ROOT, 'data/sample-service')], trace);
     expect(JSON.parse(stdout.split('\n')[0]!)).toMatchObject({ file: 'src/checkout/discounts.ts' });
+    expect(packagesIn(modules)).toEqual([]);
+  });
+
+  it('catalog validate reads the catalog without Bolt, BullMQ, OpenAI or Redis', async () => {
+    const { stdout, modules } = await compiledCli(['catalog', 'validate']);
+    expect(stdout).toMatch(/^ok: 2 service\(s\), 2 repositories/);
     expect(packagesIn(modules)).toEqual([]);
   });
 

@@ -31,6 +31,11 @@ export interface LoopbackGitHubOptions {
   draftUnsupported?: boolean;
   /** The server's clock for installation-token expiry (share it with the client under test). */
   now?: () => number;
+  /** Users and team slugs reviews may be requested from (GitHub: collaborators with read access). */
+  collaborators?: string[];
+  teams?: string[];
+  /** The login that authors PRs (the token's user): GitHub refuses to request its own review. */
+  author?: string;
 }
 
 export interface LoopbackGitHub {
@@ -38,7 +43,7 @@ export interface LoopbackGitHub {
   requests: RecordedGitHubRequest[];
   /** Installation tokens issued, in order. */
   issuedTokens: string[];
-  pulls: { number: number; head: string; base: string; title: string; body: string; draft: boolean; state: 'open' | 'closed' }[];
+  pulls: { number: number; head: string; base: string; title: string; body: string; draft: boolean; state: 'open' | 'closed'; requestedReviewers: string[]; requestedTeams: string[] }[];
   checkRuns: Map<string, CheckRun[]>;
   close(): Promise<void>;
 }
@@ -79,7 +84,11 @@ export async function startGitHubServer(options: LoopbackGitHubOptions): Promise
   const prJson = (p: LoopbackGitHub['pulls'][number]) => ({
     number: p.number, html_url: prUrl(p.number), url: `http://127.0.0.1:${port}${repoPath}/pulls/${p.number}`, state: p.state, draft: p.draft,
     title: p.title, body: p.body, head: { ref: p.head, label: `${options.owner}:${p.head}` }, base: { ref: p.base },
+    user: { login: author, type: 'User' },
+    requested_reviewers: p.requestedReviewers.map((login) => ({ login, type: 'User' })),
+    requested_teams: p.requestedTeams.map((slug) => ({ slug, name: slug })),
   });
+  const author = options.author ?? 'medic-bot';
 
   const server = createServer((req, res) => {
     void (async () => {
@@ -115,7 +124,7 @@ export async function startGitHubServer(options: LoopbackGitHubOptions): Promise
         if (pulls.some((p) => p.head === input.head && p.state === 'open')) {
           return send(res, 422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${options.owner}:${input.head}.` }], documentation_url: 'https://docs.github.com/rest/pulls/pulls#create-a-pull-request' });
         }
-        const pr = { number: pulls.length + 1, head: input.head, base: input.base, title: input.title, body: input.body, draft: Boolean(input.draft), state: 'open' as const };
+        const pr = { number: pulls.length + 1, head: input.head, base: input.base, title: input.title, body: input.body, draft: Boolean(input.draft), state: 'open' as const, requestedReviewers: [], requestedTeams: [] };
         pulls.push(pr);
         return send(res, 201, prJson(pr));
       }
@@ -123,6 +132,24 @@ export async function startGitHubServer(options: LoopbackGitHubOptions): Promise
         const head = url.searchParams.get('head');
         const state = url.searchParams.get('state') ?? 'open';
         return send(res, 200, pulls.filter((p) => (!head || `${options.owner}:${p.head}` === head) && (state === 'all' || p.state === state)).map(prJson));
+      }
+      // POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers, with GitHub's refusals.
+      const review = new RegExp(`^${repoPath}/pulls/(\\d+)/requested_reviewers$`).exec(url.pathname);
+      if (review && req.method === 'POST') {
+        const pr = pulls.find((p) => p.number === Number(review[1]));
+        if (!pr) return send(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/pulls/review-requests#request-reviewers-for-a-pull-request' });
+        const input = (body ?? {}) as { reviewers?: unknown; team_reviewers?: unknown };
+        const users = Array.isArray(input.reviewers) ? input.reviewers.map(String) : [];
+        const teams = Array.isArray(input.team_reviewers) ? input.team_reviewers.map(String) : [];
+        if (users.includes(author)) return send(res, 422, { message: 'Review cannot be requested from pull request author.', documentation_url: 'https://docs.github.com/rest/pulls/review-requests#request-reviewers-for-a-pull-request' });
+        const known = new Set(options.collaborators ?? []);
+        const knownTeams = new Set(options.teams ?? []);
+        if (users.some((u) => !known.has(u)) || teams.some((t) => !knownTeams.has(t))) {
+          return send(res, 422, { message: `Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the ${options.owner}/${options.repo} repository.`, documentation_url: 'https://docs.github.com/rest/pulls/review-requests#request-reviewers-for-a-pull-request' });
+        }
+        pr.requestedReviewers = [...new Set([...pr.requestedReviewers, ...users])];
+        pr.requestedTeams = [...new Set([...pr.requestedTeams, ...teams])];
+        return send(res, 201, prJson(pr));
       }
       const checks = new RegExp(`^${repoPath}/commits/(.+)/check-runs$`).exec(url.pathname);
       if (checks && req.method === 'GET') {

@@ -19,13 +19,13 @@ export function createConsoleChat(options: { redis: RedisClient; prefix: string;
   const log = (kind: string, key: string, message: ChatMessage) => redis.rpush(transcript, JSON.stringify({ kind, key, text: message.text, blocks: message.blocks }));
 
   return {
-    async postCard(key, message) {
-      const ref: CardRef = { channel: options.channel, ts: key };
+    async postCard(key, message, channel) {
+      const ref: CardRef = { channel: channel ?? options.channel, ts: key };
       if ((await redis.hsetnx(posts, key, JSON.stringify(ref))) === 0) {
         return JSON.parse((await redis.hget(posts, key)) ?? JSON.stringify(ref)) as CardRef;
       }
       await log('post', key, message);
-      print(`#${options.channel} · new card`, message);
+      print(`#${ref.channel} · new card`, message);
       return ref;
     },
     async updateCard(ref, message) {

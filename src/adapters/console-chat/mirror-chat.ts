@@ -27,8 +27,8 @@ export function mirrorToConsole(chat: Chat, out: Writable, options: { verbose?: 
   };
   return {
     check: () => chat.check(),
-    async postCard(key, message) {
-      const ref = await chat.postCard(key, message);
+    async postCard(key, message, channel) {
+      const ref = await chat.postCard(key, message, channel);
       print('posted', `${ref.channel}/${ref.ts}`, message);
       return ref;
     },

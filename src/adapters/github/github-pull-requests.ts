@@ -76,6 +76,13 @@ export function createGitHubPullRequests(options: GitHubPullRequestsOptions): Gi
 
   const pullRequests: GitHubPullRequests = {
     open,
+    async requestReviewers(pullNumber, request) {
+      try {
+        await octokit.rest.pulls.requestReviewers({ owner, repo, pull_number: pullNumber, reviewers: request.users, team_reviewers: request.teams });
+      } catch (err) {
+        throw asGitHubError(err, `requesting reviews on pull request #${pullNumber}`);
+      }
+    },
     async checks(branch) {
       return (await pullRequests.watchChecks(branch)).state;
     },

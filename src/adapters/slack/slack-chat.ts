@@ -44,6 +44,21 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
     return channelId;
   };
 
+  // Other channels (the service catalog's) are resolved once each, like the configured one.
+  const others = new Map<string, Promise<string>>();
+  const resolveNamed = (name: string | undefined): Promise<string> => {
+    if (name === undefined || name === options.channel) return resolveChannel();
+    let id = others.get(name);
+    if (!id) {
+      id = resolveChannelId(client, name).catch((error: unknown) => {
+        others.delete(name);
+        throw error;
+      });
+      others.set(name, id);
+    }
+    return id;
+  };
+
   const remember = (cacheKey: string, ts: string): void => {
     if (known.size >= 1_000) known.delete(known.keys().next().value ?? '');
     known.set(cacheKey, ts);
@@ -90,8 +105,8 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
   return {
     channelId: resolveChannel,
 
-    async postCard(key, message): Promise<CardRef> {
-      const channel = await resolveChannel();
+    async postCard(key, message, named): Promise<CardRef> {
+      const channel = await resolveNamed(named);
       return { channel, ts: await postOnce(channel, key, message) };
     },
 

@@ -52,13 +52,17 @@ export function codeHostProblems(env: {
   GITHUB_APP_PRIVATE_KEY_FILE?: string;
   GITHUB_APP_INSTALLATION_ID?: string;
   MEDIC_REPO_REMOTE?: string;
+  MEDIC_CATALOG_FILE?: string;
+  MEDIC_CATALOG_DIR?: string;
 }): { path: string; message: string }[] {
+  // With a service catalog, each repository names its own GitHub owner/name.
+  const catalog = env.MEDIC_CATALOG_FILE !== undefined || env.MEDIC_CATALOG_DIR !== undefined;
   const problems: { path: string; message: string }[] = [];
   const app = env.GITHUB_APP_ID !== undefined;
   if (app && !env.GITHUB_APP_PRIVATE_KEY && !env.GITHUB_APP_PRIVATE_KEY_FILE) problems.push({ path: 'GITHUB_APP_PRIVATE_KEY', message: 'set GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE for the GitHub App' });
   if (app && !env.GITHUB_APP_INSTALLATION_ID) problems.push({ path: 'GITHUB_APP_INSTALLATION_ID', message: 'set the installation id of the GitHub App on the repository' });
   if (env.GITHUB_REPOSITORY && !app && !env.GITHUB_TOKEN) problems.push({ path: 'GITHUB_TOKEN', message: 'GITHUB_REPOSITORY needs GITHUB_TOKEN or a GitHub App to open pull requests' });
-  if ((app || env.GITHUB_TOKEN) && env.GITHUB_REPOSITORY === undefined) problems.push({ path: 'GITHUB_REPOSITORY', message: 'set GITHUB_REPOSITORY (owner/name) to open pull requests' });
+  if ((app || env.GITHUB_TOKEN) && env.GITHUB_REPOSITORY === undefined && !catalog) problems.push({ path: 'GITHUB_REPOSITORY', message: 'set GITHUB_REPOSITORY (owner/name) to open pull requests' });
   if (env.GITHUB_REPOSITORY && !env.MEDIC_REPO_REMOTE) problems.push({ path: 'MEDIC_REPO_REMOTE', message: 'set MEDIC_REPO_REMOTE to the https clone URL of GITHUB_REPOSITORY' });
   if (env.MEDIC_REPO_REMOTE && /:\/\/[^/@]+@/.test(env.MEDIC_REPO_REMOTE)) problems.push({ path: 'MEDIC_REPO_REMOTE', message: 'must not contain credentials; put the token in GIT_TOKEN' });
   return problems;

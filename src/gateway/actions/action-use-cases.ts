@@ -44,7 +44,7 @@ export async function runApprovedAction(request: ActionRequest & { approvals: Ap
   if (!spec || !normalized.ok) return gateway.invoke(intent, ctx);
   if (spec.effect === 'DESTRUCTIVE') return gateway.recordRefusal(spec.name, ctx, ErrorCode.ToolDenied, 'a destructive action needs step-up, not a Run button');
   // A non-approver records nothing: the gateway refuses and audits their click.
-  if (!(await gateway.permissionsOf(ctx.caller)).has('approve')) return gateway.invoke(intent, ctx);
+  if (!(await gateway.permissionsOf(ctx.caller, ctx.incidentId)).has('approve')) return gateway.invoke(intent, ctx);
   const approval = await request.approvals.recordApproval({
     tool: spec.name,
     argsHash: gateway.registry.approvalHash(spec, normalized.args, ctx),

@@ -20,12 +20,10 @@ export interface ConfiguredAuthorityOptions {
 
 const GROUP = 'group:';
 
-/**
- * Authority from configuration: the only input is a verified user id, so nothing in a payload,
- * a button value or a model's output can widen it. A group that cannot be resolved grants
- * nothing (fail closed).
- */
-export function createConfiguredAuthority(options: ConfiguredAuthorityOptions): Authority {
+/** Whether a user is on a list of user ids and `group:<id>` entries; groups cached, failing closed. */
+export type ListMembership = (list: readonly string[], userId: string) => Promise<boolean>;
+
+export function createListMembership(options: Pick<ConfiguredAuthorityOptions, 'userGroups' | 'groupCacheMs' | 'now'>): ListMembership {
   const now = options.now ?? Date.now;
   const cacheMs = options.groupCacheMs ?? 60_000;
   const cache = new Map<string, { at: number; members: Set<string> }>();
@@ -44,16 +42,27 @@ export function createConfiguredAuthority(options: ConfiguredAuthorityOptions): 
     }
   }
 
-  async function listed(list: readonly string[], userId: string): Promise<boolean> {
+  return async (list, userId) => {
     for (const entry of list) {
       if (entry.startsWith(GROUP) ? (await members(entry.slice(GROUP.length))).has(userId) : entry === userId) return true;
     }
     return false;
-  }
+  };
+}
 
+/** An id that can never hold a permission: empty, or posing as a group. */
+export const isUnusableId = (userId: string) => userId.trim() === '' || userId.startsWith(GROUP);
+
+/**
+ * Authority from configuration: the only input is a verified user id, so nothing in a payload,
+ * a button value or a model's output can widen it. A group that cannot be resolved grants
+ * nothing (fail closed).
+ */
+export function createConfiguredAuthority(options: ConfiguredAuthorityOptions): Authority {
+  const listed = createListMembership(options);
   return {
     async resolve(userId): Promise<Permissions> {
-      if (userId.trim() === '' || userId.startsWith(GROUP)) return { approver: false, elevated: false, reader: false };
+      if (isUnusableId(userId)) return { approver: false, elevated: false, reader: false };
       const elevated = await listed(options.elevatedApprovers, userId);
       const approver = elevated || (await listed(options.approvers, userId));
       return { approver, elevated, reader: approver || (await listed(options.readers ?? [], userId)) };

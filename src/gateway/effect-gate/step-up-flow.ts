@@ -14,8 +14,8 @@ interface FlowDeps {
   registry: ToolRegistry;
   challenges?: StepUpChallenges;
   breakers: Breakers;
-  permissionsOf(caller: GatewayCaller): Promise<Set<Permission>>;
-  permissionsOfUser(userId: string): Promise<Set<Permission>>;
+  permissionsOf(caller: GatewayCaller, incidentId?: string): Promise<Set<Permission>>;
+  permissionsOfUser(userId: string, incidentId?: string): Promise<Set<Permission>>;
   record(input: GatewayAuditInput): Promise<void>;
   deny(tool: string, spec: AnyToolSpec | undefined, ctx: InvocationContext, code: Code, reason: string, argsHash: string, extra?: Record<string, unknown>): Promise<InvokeResult>;
   execute(run: Execution): Promise<InvokeResult>;
@@ -43,7 +43,7 @@ export function createStepUpFlow(deps: FlowDeps) {
     if (!challenges) return refuse(ErrorCode.ToolDenied, 'step-up is not configured (MEDIC_STEP_UP_SECRET)');
     if (ctx.caller.kind !== 'user') return refuse(ErrorCode.ToolDenied, 'a destructive action is requested by a person, never by the pipeline');
     if (!ctx.incidentId) return refuse(ErrorCode.ValidationFailed, 'a destructive action must belong to an incident');
-    if (!(await deps.permissionsOf(ctx.caller)).has('approve')) return refuse(ErrorCode.ToolDenied, 'missing the approve permission needed to request a step-up');
+    if (!(await deps.permissionsOf(ctx.caller, ctx.incidentId)).has('approve')) return refuse(ErrorCode.ToolDenied, 'missing the approve permission needed to request a step-up');
     if (breakers.degraded()) return refuse(ErrorCode.UpstreamUnavailable, 'degraded to read-only diagnostics; destructive actions halted');
     const challenge = await challenges.issueChallenge({
       tool: spec.name,
@@ -62,7 +62,7 @@ export function createStepUpFlow(deps: FlowDeps) {
     if (ctx.caller.kind !== 'user') return deps.deny(STEP_UP, undefined, bound, ErrorCode.ToolDenied, 'a step-up is confirmed by a person', 'n/a');
     if (!challenges) return deps.deny(STEP_UP, undefined, bound, ErrorCode.ToolDenied, 'step-up is not configured (MEDIC_STEP_UP_SECRET)', 'n/a');
     // Both checked before redemption, so neither a wrong person nor a rate-limited provider burns the challenge.
-    if (!(await deps.permissionsOf(ctx.caller)).has('elevated')) return deps.deny(STEP_UP, undefined, bound, ErrorCode.ToolDenied, 'step-up refused: the confirmer does not hold the elevated permission', 'n/a');
+    if (!(await deps.permissionsOf(ctx.caller, input.incidentId)).has('elevated')) return deps.deny(STEP_UP, undefined, bound, ErrorCode.ToolDenied, 'step-up refused: the confirmer does not hold the elevated permission', 'n/a');
     if (breakers.degraded()) return deps.deny(STEP_UP, undefined, bound, ErrorCode.UpstreamUnavailable, 'degraded to read-only diagnostics; destructive actions halted', 'n/a');
     const confirmerId = ctx.caller.userId;
     let seen: { challenge: Challenge; spec?: AnyToolSpec; args?: unknown } | undefined;
@@ -73,8 +73,8 @@ export function createStepUpFlow(deps: FlowDeps) {
       const normalized = registry.normalize(spec.name, challenge.args);
       if (!normalized.ok || normalized.argsHash !== challenge.argsHash) return 'the challenged arguments no longer match their hash';
       seen.args = normalized.args;
-      if (!(await deps.permissionsOfUser(confirmerId)).has('elevated')) return 'the confirmer does not hold the elevated permission';
-      if (!(await deps.permissionsOfUser(challenge.requestedBy)).has('approve')) return 'the requester is no longer an approver';
+      if (!(await deps.permissionsOfUser(confirmerId, input.incidentId)).has('elevated')) return 'the confirmer does not hold the elevated permission';
+      if (!(await deps.permissionsOfUser(challenge.requestedBy, input.incidentId)).has('approve')) return 'the requester is no longer an approver';
       return undefined;
     });
     const tool = seen?.challenge.tool ?? STEP_UP;

@@ -54,7 +54,7 @@ export function createCodeHostTools(deps: { publisher?: FixPublisher; pullReques
       ...write,
       name: 'github.open-pr',
       summary: 'Open (or reuse) a draft pull request for a pushed fix branch',
-      schema: z.strictObject({ branch: fixBranch(), title: z.string().min(1).max(256), body: z.string().max(60_000) }),
+      schema: z.strictObject({ branch: fixBranch(), title: z.string().min(1).max(256), body: z.string().max(60_000), file: repoPath().optional() }),
       identifiers: [['branch']],
       target: (args) => args.branch,
       idempotent: true,

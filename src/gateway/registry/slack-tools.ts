@@ -22,9 +22,9 @@ export function createSlackTools(chat: Chat | undefined): AnyToolSpec[] {
       ...base,
       name: 'slack.post-card',
       summary: 'Post the incident card (once per key)',
-      schema: z.strictObject({ key: explicitName(), message: Message }),
-      identifiers: [['key']],
-      handler: (args) => slack().postCard(args.key, args.message),
+      schema: z.strictObject({ key: explicitName(), message: Message, channel: explicitName().optional() }),
+      identifiers: [['key'], ['channel']],
+      handler: (args) => slack().postCard(args.key, args.message, args.channel),
     }),
     defineTool({
       ...base,

@@ -14,7 +14,7 @@ export const cardStep: Step = {
   async run(incident, deps) {
     const next = transition(incident, incident.proposal ? 'awaiting_approval' : 'reported', deps.clock().toISOString());
     const stats = await deps.store.stats(incident.id);
-    const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, presentIncidentCard({ incident, stats })));
+    const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, presentIncidentCard({ incident, stats }), incident.route?.channel));
     const proposal = next.proposal;
     if (proposal && !diffFitsCard(proposal)) {
       const parts = presentThreadDiff(next);

@@ -1,12 +1,17 @@
 import { presentIncidentCard } from '../../presenters/incident-card.js';
 import type { Step } from '../step.js';
 
-/** Posts the card early (once per incident, by key) so on-call sees Medic at work. */
+/**
+ * Posts the card early (once per incident, by key) so on-call sees Medic at work — in the channel
+ * the service catalog gives the incident's service, and saying so when the service is unknown.
+ */
 export const intakeStep: Step = {
   name: 'intake',
-  async run(incident, deps) {
+  async run(current, deps) {
+    const route = current.route ?? deps.routeFor?.(current.service);
+    const incident = route ? { ...current, route } : current;
     const stats = await deps.store.stats(incident.id);
-    const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, presentIncidentCard({ incident, stats })));
-    return { patch: { card }, details: { service: incident.service, severity: incident.severity } };
+    const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, presentIncidentCard({ incident, stats }), route?.channel));
+    return { patch: { card, ...(route ? { route } : {}) }, details: { service: incident.service, severity: incident.severity, ...(route ? { catalogService: route.service, known: route.known, channel: route.channel } : {}) } };
   },
 };

@@ -29,6 +29,7 @@ let users = [];
 let userId = localStorage.getItem('medic-sandbox-user') || '';
 let rendered = { version: -1, userId: '' };
 let shownView = '';
+let channelId = localStorage.getItem('medic-sandbox-channel') || '';
 
 // Medic makes a formatting character inert by putting a zero-width space on each side (Slack only
 // formats at word boundaries). Those pairs are swapped for private-use placeholders before parsing,
@@ -126,12 +127,35 @@ function renderMessage(message, className) {
   return node;
 }
 
+// One tab per channel when the service catalog routes cards to several; each shows its own cards.
+function renderChannels(state) {
+  const channels = state.channels || [state.channel];
+  if (!channels.some((c) => c.id === channelId)) channelId = state.channel.id;
+  const current = channels.find((c) => c.id === channelId) || state.channel;
+  $('#channel-name').textContent = current.name;
+  const nav = $('#channels');
+  nav.replaceChildren();
+  if (channels.length < 2) return current;
+  for (const channel of channels) {
+    const count = state.messages.filter((m) => m.channel === channel.id && !m.threadTs && !m.ephemeral).length;
+    const tab = el('button', channel.id === current.id ? 'channel selected' : 'channel', `#${channel.name} (${count})`);
+    tab.type = 'button';
+    tab.addEventListener('click', () => {
+      channelId = channel.id;
+      localStorage.setItem('medic-sandbox-channel', channelId);
+      render(state);
+    });
+    nav.append(tab);
+  }
+  return current;
+}
+
 function render(state) {
-  $('#channel-name').textContent = state.channel.name;
+  const current = renderChannels(state);
   $('#command-name').textContent = state.command;
   const list = $('#messages');
   list.replaceChildren();
-  const top = state.messages.filter((m) => !m.threadTs);
+  const top = state.messages.filter((m) => !m.threadTs && (!m.channel || m.channel === current.id));
   if (top.length === 0) list.append(el('p', 'empty', 'No messages yet. Medic posts incident cards here.'));
   for (const message of top) {
     const node = renderMessage(message, `message${message.ephemeral ? ' ephemeral' : ''}`);

@@ -32,7 +32,7 @@ export function registerDecisionActions(app: App, deps: ListenerDeps): void {
     const value = parseValue(DecisionValue, action.value);
     if (!value) return tellUser({ client, logger, audit: deps.audit }, channel, body.user.id, INVALID);
     // Asking a non-approver for a reason they cannot give would be rude; the use-case re-checks.
-    const permissions = await deps.authority.resolve(body.user.id).catch((error: unknown) => asMedicError(error));
+    const permissions = await deps.authority.resolve(body.user.id, { incidentId: value.incidentId }).catch((error: unknown) => asMedicError(error));
     if (permissions instanceof Error || !permissions.approver) {
       const text = permissions instanceof Error
         ? `Medic could not check your permissions (${permissions.code}); try again in a moment.`

@@ -1,0 +1,27 @@
+import { existsSync } from 'node:fs';
+import { createFileServiceCatalog, createStaticServiceCatalog } from '../adapters/catalog-files/file-service-catalog.js';
+import type { CatalogSources } from '../adapters/catalog-files/read-catalog-sources.js';
+import type { Config } from '../config/schema.js';
+import { implicitCatalog } from '../domain/catalog/implicit-catalog.js';
+import type { ServiceCatalog } from '../ports/service-catalog.js';
+import type { MedicPaths } from './paths.js';
+
+/**
+ * Which files make the catalog: MEDIC_CATALOG_FILE and/or MEDIC_CATALOG_DIR when set; with
+ * neither, and no MEDIC_REPO_REMOTE either (the embedded sample), the sample's `catalog.yaml`;
+ * otherwise none — the single-service variables are the catalog.
+ */
+export function catalogSources(config: Config, paths: Pick<MedicPaths, 'sampleCatalog'>): CatalogSources | undefined {
+  if (config.MEDIC_CATALOG_FILE || config.MEDIC_CATALOG_DIR) {
+    return { ...(config.MEDIC_CATALOG_FILE ? { file: config.MEDIC_CATALOG_FILE } : {}), ...(config.MEDIC_CATALOG_DIR ? { dir: config.MEDIC_CATALOG_DIR } : {}) };
+  }
+  if (!config.MEDIC_REPO_REMOTE && !config.GITHUB_REPOSITORY && existsSync(paths.sampleCatalog)) return { file: paths.sampleCatalog };
+  return undefined;
+}
+
+/** The catalog in force at start: a bad file stops the boot, listing every problem. */
+export async function createServiceCatalog(config: Config, paths: Pick<MedicPaths, 'sampleCatalog'>): Promise<ServiceCatalog> {
+  const sources = catalogSources(config, paths);
+  if (sources) return createFileServiceCatalog({ ...sources, defaultChannel: config.MEDIC_SLACK_CHANNEL.replace(/^#/, '') });
+  return createStaticServiceCatalog(implicitCatalog({ channel: config.MEDIC_SLACK_CHANNEL, remote: config.MEDIC_REPO_REMOTE, branch: config.MEDIC_REPO_BRANCH, github: config.GITHUB_REPOSITORY }));
+}

@@ -1,0 +1,152 @@
+import type { CatalogRepository, ServiceRoute } from '../domain/catalog/catalog.js';
+import { isInside } from '../domain/catalog/assemble-catalog.js';
+import { ErrorCode, MedicError } from '../domain/errors.js';
+import type { CodeRepository, FixPublisher, PullRequests } from '../ports/code.js';
+import type { ServiceCheck } from '../ports/service-check.js';
+import type { ServiceCatalog } from '../ports/service-catalog.js';
+import type { CodeHost } from './create-code-host.js';
+import { findCodeOwners } from './code-owners.js';
+import { reviewRequestOf } from '../domain/codeowners.js';
+import type { Logger } from '../observability/logger.js';
+
+export interface RoutedCodeHostDeps {
+  catalog: ServiceCatalog;
+  /** The code host of one catalog repository, built once per repository. */
+  hostFor(repository: CatalogRepository): CodeHost;
+  /** The incident the current call belongs to (the job's invocation scope). */
+  currentIncident(): string | undefined;
+  /** The log service name of an incident. */
+  serviceOf(incidentId: string): Promise<string | undefined>;
+  logger?: Pick<Logger, 'warn'>;
+}
+
+export interface RoutedCodeHost {
+  repo: CodeRepository;
+  unlockedRepo: CodeRepository;
+  publisher: FixPublisher;
+  pullRequests: PullRequests;
+  /** The route of an incident (or, outside one, of the catalog's catch-all). */
+  routeOf(incidentId: string | undefined): Promise<ServiceRoute>;
+  /** Every repository's host (sync at start, doctor). */
+  hosts(): CodeHost[];
+}
+
+/**
+ * One port over many repositories: every call is routed to the repository of the incident it
+ * runs for, and restricted to the service's directory in a monorepo. A service with no repository
+ * (an unknown one, or one declared without code) sees an empty tree: no candidates, no history,
+ * and a publish is refused — so no fix can ever reach someone else's repository.
+ */
+export function createRoutedCodeHost(deps: RoutedCodeHostDeps): RoutedCodeHost {
+  const built = new Map<string, CodeHost>();
+  const host = (repository: CatalogRepository) => {
+    const key = `${repository.id}\n${repository.remote ?? ''}\n${repository.branch}\n${repository.github ?? ''}`;
+    let h = built.get(key);
+    if (!h) built.set(key, (h = deps.hostFor(repository)));
+    return h;
+  };
+  const routeOf = async (incidentId: string | undefined): Promise<ServiceRoute> => {
+    const service = incidentId === undefined ? undefined : await deps.serviceOf(incidentId);
+    return deps.catalog.route(service ?? '');
+  };
+  const target = async (incidentId = deps.currentIncident()) => {
+    const route = await routeOf(incidentId);
+    return route.known && route.repository ? { route, host: host(route.repository), path: route.service.path } : undefined;
+  };
+  const allHosts = () => deps.catalog.current().repositories.map(host);
+
+  const routedRepo = (pick: (h: CodeHost) => CodeRepository): CodeRepository => ({
+    async sync() {
+      const t = await target();
+      if (t) return pick(t.host).sync();
+      // Outside an incident (start, doctor): every repository of the catalog.
+      for (const h of allHosts()) await pick(h).sync();
+    },
+    async listFiles() {
+      const t = await target();
+      if (!t) return [];
+      const files = await pick(t.host).listFiles();
+      return t.path === '' ? files : files.filter((f) => isInside(f, t.path));
+    },
+    async readFile(path) {
+      const t = await target();
+      return t ? pick(t.host).readFile(path) : undefined;
+    },
+    async recentChanges(paths, sinceDays, limit, until) {
+      const t = await target();
+      return t ? pick(t.host).recentChanges(paths, sinceDays, limit, until) : [];
+    },
+    async blame(path, line) {
+      const t = await target();
+      return t ? pick(t.host).blame(path, line) : undefined;
+    },
+    async blameFunction(path, fn) {
+      const t = await target();
+      return t ? pick(t.host).blameFunction(path, fn) : undefined;
+    },
+    async commitFileChange(sha, path) {
+      const t = await target();
+      return t ? pick(t.host).commitFileChange(sha, path) : undefined;
+    },
+    check: () => combinedCheck('repository', allHosts().map((h) => () => pick(h).check())),
+  });
+
+  return {
+    routeOf,
+    hosts: allHosts,
+    repo: routedRepo((h) => h.repo),
+    unlockedRepo: routedRepo((h) => h.unlockedRepo),
+    publisher: {
+      async publish(input) {
+        const t = await target(input.incidentId);
+        if (!t) throw new MedicError(ErrorCode.FixRefused, `Incident ${input.incidentId}'s service has no repository in the service catalog; nothing was pushed.`);
+        if (!isInside(input.proposal.file, t.path)) throw new MedicError(ErrorCode.FixRefused, `${input.proposal.file} is outside ${t.route.service.name}'s directory ${t.path}/; nothing was pushed.`);
+        return t.host.publisher.publish(input);
+      },
+      check: () => combinedCheck('fix publisher', allHosts().map((h) => () => h.publisher.check())),
+    },
+    pullRequests: {
+      async open(input) {
+        const t = await target();
+        if (!t) return undefined;
+        const pr = await t.host.pullRequests.open(input);
+        const request = t.host.pullRequests.requestReviewers?.bind(t.host.pullRequests);
+        if (!pr || !request || input.file === undefined) return pr;
+        // The code owners of the changed file review it; a failed request never loses the PR.
+        const owners = await findCodeOwners(t.host.repo, input.file);
+        const { users, teams } = reviewRequestOf(owners);
+        if (users.length + teams.length === 0) return pr;
+        try {
+          await request(pr.number, { users, teams });
+          return { ...pr, reviewers: owners.filter((o) => o.startsWith('@')) };
+        } catch (error) {
+          deps.logger?.warn({ err: error, pullRequest: pr.number, owners }, 'could not request reviews from the code owners');
+          return pr;
+        }
+      },
+      // Check runs are read where some repository has them; a repository without answers pending.
+      ...(deps.catalog.current().repositories.some((r) => host(r).pullRequests.checks !== undefined)
+        ? {
+            async checks(branch: string) {
+              const t = await target();
+              const read = t?.host.pullRequests.checks?.bind(t.host.pullRequests);
+              return read ? read(branch) : 'pending';
+            },
+          }
+        : {}),
+      check: () => combinedCheck('pull requests', allHosts().map((h) => () => h.pullRequests.check())),
+    },
+  };
+}
+
+/** One check over every repository: ok when all are, the detail naming each. */
+async function combinedCheck(name: string, checks: (() => Promise<ServiceCheck>)[]): Promise<ServiceCheck> {
+  const results = await Promise.all(checks.map((c) => c().catch((error: unknown): ServiceCheck => ({ name, adapter: '?', ok: false, detail: String(error) }))));
+  if (results.length === 1 && results[0]) return results[0];
+  return {
+    name: results[0]?.name ?? name,
+    adapter: [...new Set(results.map((r) => r.adapter))].join(', '),
+    ok: results.every((r) => r.ok),
+    detail: results.map((r) => `${r.ok ? 'ok' : 'FAIL'}: ${r.detail}`).join('; '),
+  };
+}
