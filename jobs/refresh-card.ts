@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import type { IncidentStore } from '../src/ports/incident-store.js';
+import type { IncidentStore, Mutation } from '../src/ports/incident-store.js';
 import { PIPELINE_ACTOR } from '../src/domain/audit.js';
 import type { Incident } from '../src/domain/incident.js';
 import { isOverflowFingerprint, presentOverflowTitle } from '../src/domain/storm-policy.js';
 import { presentIncidentCard } from '../src/presenters/incident-card.js';
 import { withOverflowFamilies } from '../src/presenters/overflow-card.js';
+import { triageOverflow } from '../src/analysts/overflow-triage.js';
 import type { Chat } from '../src/ports/chat.js';
 import type { JobDefinition } from '../src/queue/job-definition.js';
 
@@ -51,14 +52,30 @@ async function presentCard(incident: Incident, stats: Awaited<ReturnType<Inciden
   return withOverflowFamilies(card, incident.id, await deps.store.overflowFamilies(incident.fingerprint));
 }
 
-/** Keeps the overflow title's family count current and posts its one card (idempotent by key). */
+/**
+ * Keeps the overflow title's family count and its offline triage current, and posts its one card
+ * (idempotent by key). A change of the family named most likely is audited.
+ */
 async function showOverflow(incident: Incident, deps: RefreshCardDeps): Promise<Incident> {
   const at = deps.clock().toISOString();
   const title = presentOverflowTitle(await deps.store.suppressedFamilies(incident.fingerprint));
-  const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, await presentCard({ ...incident, title }, await deps.store.stats(incident.id), deps), incident.route?.channel));
+  const triage = triageOverflow(await deps.store.overflowFamilies(incident.fingerprint));
+  const triaged = (current: Incident) => (triage ? { rca: triage.rca, recommendation: triage.recommendation, provenance: { ...current.provenance, rca: OFFLINE } } : {});
+  const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, await presentCard({ ...incident, title, ...triaged(incident) }, await deps.store.stats(incident.id), deps), incident.route?.channel));
   return deps.store.update(incident.id, (current) => {
-    if (current.title === title && current.card) return undefined;
-    const audit = current.card ? [] : [{ at, action: 'incident.overflow-card', outcome: 'done' as const, actor: PIPELINE_ACTOR, details: { title } }];
-    return { incident: { ...current, title, card: current.card ?? card, updatedAt: at }, audit };
+    const triageMoved = triage !== undefined && (current.rca?.rootCause !== triage.rca.rootCause || current.rca.summary !== triage.rca.summary);
+    if (current.title === title && current.card && !triageMoved) return undefined;
+    const audit: Mutation['audit'] = current.card ? [] : [{ at, action: 'incident.overflow-card', outcome: 'done', actor: PIPELINE_ACTOR, details: { title } }];
+    if (triage && headline(current.rca?.rootCause) !== headline(triage.rca.rootCause)) {
+      audit.push({ at, action: 'incident.overflow-triage', outcome: 'done', actor: PIPELINE_ACTOR, details: { top: triage.top.fingerprint, service: triage.top.service, count: triage.top.count, families: triage.rca.sequenceOfEvents.length } });
+    }
+    return { incident: { ...current, title, card: current.card ?? card, ...triaged(current), updatedAt: at }, audit };
   });
+}
+
+const OFFLINE = { analyst: 'offline', tokens: 0 };
+
+/** "Most likely the "…" failure in …": what the triage names, without the counts that move with every event. */
+function headline(rootCause: string | undefined): string | undefined {
+  return rootCause?.replace(/: \d+ of the overflow's [\s\S]*$/, '');
 }

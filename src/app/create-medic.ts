@@ -12,6 +12,7 @@ import { createAuditLog } from '../adapters/redis/audit-log.js';
 import { createCheckpointStore } from '../adapters/redis/checkpoint-store.js';
 import { createTemplateSnapshotStore } from '../adapters/redis/template-snapshot-store.js';
 import { createIncidentStore } from '../adapters/redis/incident-store.js';
+import { createRedisFailureLinks } from '../adapters/redis/failure-links.js';
 import type { IncidentStore } from '../ports/incident-store.js';
 import type { Config } from '../config/schema.js';
 import { stormSettingsFrom } from '../config/sections/storm.js';
@@ -109,6 +110,8 @@ export function createMedic(parts: MedicParts): Medic {
     findSimilarDocs: adapters.findSimilarDocs, findRecentChanges: adapters.findRecentChanges,
     searchCode: adapters.searchCode, validateFix: adapters.validateFix, runDiagnostics: adapters.runDiagnostics,
     findSuspectCommits: adapters.findSuspectCommits, findRevert: adapters.findRevert, routeFor: adapters.routeFor,
+    // The same failure in two services is one fix only where the catalog puts both in one repository.
+    failureLinks: createRedisFailureLinks(redis, prefix), repositoryOf: (service) => adapters.routeFor(service).repository,
     settings: {
       windowBeforeMs: config.MEDIC_WINDOW_BEFORE_MS, windowAfterMs: config.MEDIC_WINDOW_AFTER_MS, windowLimit: config.MEDIC_WINDOW_LIMIT,
       similarDocs: config.MEDIC_SIMILAR_DOCS, recentChangesDays: config.MEDIC_RECENT_CHANGES_DAYS,

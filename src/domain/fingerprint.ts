@@ -2,6 +2,7 @@ import { shortHash } from './hash.js';
 import type { ErrorEvent } from './event.js';
 import { parseStackTrace } from './stack-trace.js';
 import type { MinedTemplate } from './templates/template-miner.js';
+import { topInAppFrames } from './top-frames.js';
 
 export interface Fingerprint {
   /** `<scope>:<family>`: the incident family's key. */
@@ -14,8 +15,6 @@ export interface Fingerprint {
   title: string;
 }
 
-const TOP_FRAMES = 3;
-
 /**
  * The incident family of an event: service + message family + exception type + top in-app
  * frames (file and function, never line numbers, so a redeploy that shifts lines is the same
@@ -24,10 +23,7 @@ const TOP_FRAMES = 3;
  */
 export function fingerprintEvent(event: ErrorEvent, family: MinedTemplate | string): Fingerprint {
   const trace = parseStackTrace(event.raw);
-  const frames = trace.frames
-    .filter((f) => f.inApp)
-    .slice(0, TOP_FRAMES)
-    .map((f) => `${f.file.replace(/^.*?\/(src|lib|app)\//, '$1/')}#${f.fn ?? ''}`);
+  const frames = topInAppFrames(trace);
   const template = typeof family === 'string' ? family : family.template;
   const familyId = typeof family === 'string' ? shortHash(family) : family.groupId;
   const scope = shortHash([event.service, trace.exceptionType ?? '', ...frames].join('\u0001'));

@@ -74,6 +74,16 @@ export const IncidentRoute = z.object({
 });
 export type IncidentRoute = z.infer<typeof IncidentRoute>;
 
+/** Another service's open incident of the same failure (see failure-signature.ts), as it was when linked. */
+export const SameFailureLink = z.object({
+  incidentId: z.string(),
+  service: z.string(),
+  title: z.string(),
+  card: CardRef.optional(),
+  kind: z.enum(['stack', 'family']),
+});
+export type SameFailureLink = z.infer<typeof SameFailureLink>;
+
 /**
  * A proposed operational action after code validated it against the registry: its effect class,
  * what it takes to run, and what happened when it ran. Refused proposals are not kept as actions,
@@ -122,6 +132,7 @@ export const ReviewRequest = z.object({
 export type ReviewRequest = z.infer<typeof ReviewRequest>;
 
 export const PIPELINE_STEPS = [
+  'same-failure',
   'intake',
   'log-window',
   'similar-docs',
@@ -196,6 +207,10 @@ export const Incident = z.object({
   promotedFrom: z.string().optional(),
   /** Incidents whose events this one absorbed when their families merged. */
   mergedFrom: z.array(z.string()).default([]),
+  /** Set when another service's incident holds the same failure: its card carries the one fix proposal. */
+  sameFailureAs: SameFailureLink.optional(),
+  /** Other services' incidents linked to this one as the same failure; this card's fix is theirs too. */
+  sameFailures: z.array(z.object({ incidentId: z.string(), service: z.string() })).default([]),
 });
 export type Incident = z.infer<typeof Incident>;
 
@@ -239,6 +254,7 @@ export function createIncident(input: {
     provenance: {},
     feedback: [],
     mergedFrom: [],
+    sameFailures: [],
     tokens: {},
     earlierFixes: [],
   };

@@ -4,6 +4,8 @@ import type { ErrorEvent } from '../domain/event.js';
 import type { FixProposal } from '../domain/fix.js';
 import type { Diagnostics, Incident, IncidentRoute } from '../domain/incident.js';
 import type { IncidentStore } from '../ports/incident-store.js';
+import type { FailureLinks } from '../ports/failure-links.js';
+import type { RepositoryOf } from '../domain/failure-signature.js';
 import type { Analyst, CodeCandidate, DraftFix } from '../ports/analyst.js';
 import type { Chat } from '../ports/chat.js';
 import type { LogSource } from '../ports/log-source.js';
@@ -45,6 +47,10 @@ export interface PipelineDeps {
   runDiagnostics?(input: { incidentId: string; intents: readonly ActionIntent[]; notes: readonly string[] }): Promise<Diagnostics>;
   /** The service catalog's route for a log service name (channel, repository); absent: the configured channel. */
   routeFor?(service: string): IncidentRoute;
+  /** Links another service's incident of the same failure; absent, every incident proposes its own fix. */
+  failureLinks?: FailureLinks;
+  /** Which repository a service's code is in (default: the one configured repository). */
+  repositoryOf?: RepositoryOf;
   settings: PipelineSettings;
   clock: () => Date;
   logger: Logger;

@@ -11,10 +11,11 @@ import { logWindowStep } from './steps/log-window.js';
 import { rcaStep } from './steps/rca.js';
 import { recentChangesStep } from './steps/recent-changes.js';
 import { recommendStep } from './steps/recommend.js';
+import { sameFailureStep } from './steps/same-failure.js';
 import { similarDocsStep } from './steps/similar-docs.js';
 
 export const ANALYSIS_STEPS: readonly Step[] = [
-  intakeStep, logWindowStep, similarDocsStep, recentChangesStep, rcaStep, recommendStep, diagnosticsStep, fixProposalStep, cardStep,
+  sameFailureStep, intakeStep, logWindowStep, similarDocsStep, recentChangesStep, rcaStep, recommendStep, diagnosticsStep, fixProposalStep, cardStep,
 ];
 
 /**

@@ -26,7 +26,8 @@ export function presentProgress(incident: Incident): string {
   const steps: readonly StepName[] = incident.state === 'fixing' || incident.fix ? [...PIPELINE_STEPS, ...FIX_STEPS] : PIPELINE_STEPS;
   let current = false;
   const parts = steps
-    .filter((step) => step !== 'card' && step !== 'thread-reply')
+    // The same-failure check is a lookup, not work on-call waits for; its outcome has its own line.
+    .filter((step) => step !== 'card' && step !== 'thread-reply' && step !== 'same-failure')
     .map((step) => {
       // A finished PR step without a PR (no code host) must not read as "✓ pull request".
       if (isStepDone(incident, step)) return step === 'pull-request' && !incident.fix?.pullRequest ? '– no PR' : `✓ ${LABELS[step] ?? step}`;

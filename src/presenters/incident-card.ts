@@ -7,6 +7,7 @@ import { presentActionIntents } from './card-intents.js';
 import { presentOutcome, presentProgress } from './card-progress.js';
 import { presentRoute } from './card-route.js';
 import { presentFields, presentNextStep, presentShortRootCause, presentTitle } from './card-summary.js';
+import { presentSameFailure } from './same-failure-line.js';
 import { diffFitsCard, diffStats } from './diff-pages.js';
 import { context, escapeMrkdwn, generated, plain, section, untrusted } from './mrkdwn.js';
 
@@ -42,6 +43,8 @@ export function presentIncidentCard({ incident, stats }: IncidentView, options: 
   const line = [`Incident \`${generated(incident.id, 100)}\``];
   if (incident.previousIncidentId) line.push(`↩️ recurrence of \`${generated(incident.previousIncidentId, 100)}\``);
   if (incident.mergedInto) line.push(`🔗 merged into \`${generated(incident.mergedInto, 100)}\`: the same family; its events count there`);
+  const same = presentSameFailure(incident);
+  if (same) line.push(same);
   const earlier = incident.earlierFixes.at(-1);
   if (earlier) line.push(`earlier branch \`${generated(earlier.branch, 120)}\` kept${incident.earlierFixes.length > 1 ? ` (+${incident.earlierFixes.length - 1} more)` : ''}`);
   if (incident.review?.reason && running) line.push(`re-run: ${untrusted(incident.review.reason, 120)}`);

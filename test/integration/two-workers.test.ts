@@ -10,7 +10,7 @@ afterEach(async () => {
 });
 
 describe('two worker processes on the same queues', () => {
-  it('process 20 incidents exactly once each', async () => {
+  it('process 20 incidents exactly once each, and link the one failure they share to one fix proposal', async () => {
     world = await createWorld({ llm: 'scripted' });
     const w = world;
     const lines = SERVICES.flatMap((service, i) => [0, 1, 2].map((k) => JSON.stringify({
@@ -22,8 +22,14 @@ describe('two worker processes on the same queues', () => {
     const workers = [w.spawnWorker(), w.spawnWorker()];
     const done = await w.waitFor(async () => {
       const all = await observer.store.list();
-      return all.length === 20 && all.every((i) => i.state === 'awaiting_approval') ? all : undefined;
+      return all.length === 20 && all.every((i) => i.state === 'awaiting_approval' || i.state === 'reported') ? all : undefined;
     }, '20 analysed incidents', 90_000);
+    // One family in twenty services of one repository: whichever worker claimed it first holds the one proposal.
+    const [holder, ...more] = done.filter((i) => i.proposal);
+    expect([holder?.state, more.length]).toEqual(['awaiting_approval', 0]);
+    const linked = done.filter((i) => i !== holder);
+    expect(linked.map((i) => [i.state, i.sameFailureAs?.incidentId])).toEqual(linked.map(() => ['reported', holder!.id]));
+    expect((await observer.store.require(holder!.id)).sameFailures.map((s) => s.incidentId).sort()).toEqual(linked.map((i) => i.id).sort());
     expect(new Set(done.map((i) => i.service))).toEqual(new Set(SERVICES));
     for (const incident of done) {
       expect((await observer.store.stats(incident.id))?.count).toBe(3);

@@ -16,6 +16,13 @@ export const fixProposalStep: Step = {
   async run(incident, deps) {
     const { rca, recommendation } = incident;
     if (!rca || !recommendation) throw new MedicError(ErrorCode.Internal, `Incident ${incident.id} reached fix-proposal without an RCA.`);
+    const same = incident.sameFailureAs;
+    if (same && !incident.review) {
+      // The fix is proposed once, on the first card; approving it there fixes this one too. A
+      // person who asks for this incident's own analysis again (`/medic fix`) gets a proposal.
+      const proposalNote = `Same failure as ${same.incidentId} (${same.service}): its card carries the one fix proposal; approving it there fixes both.`;
+      return { patch: { proposal: undefined, proposalNote }, details: { proposed: false, sameFailureAs: same.incidentId } };
+    }
     const candidates = await deps.searchCode({ incident });
     const { draft, note, provenance } = await deps.analystFor(incident.id).proposeFix({ event: incident.firstEvent, rca, recommendation, candidates, review: incident.review });
     recordLlmUse(deps.metrics, 'fix', provenance);
