@@ -146,4 +146,22 @@ describe('the same failure reported by two services', () => {
     const third = await reportAndAnalyse(medic, failure('payments', message));
     expect(third.sameFailureAs?.incidentId).toBe(later.id);
   }, 60_000);
+
+  it('links to the first card once it is posted, when the first had none at link time', async () => {
+    world = await createWorld({ llm: 'offline' });
+    const medic = await world.startMedic();
+    const message = 'ledger sync refused by upstream: connection reset';
+    const ids: string[] = [];
+    await ingestEvents([failure('billing', message), failure('invoicing', message)], { store: medic.store, clock: () => new Date(at), enqueueAnalysis: async (id) => void ids.push(id) });
+    const [firstId, secondId] = ids as [string, string];
+    // Both analyses start together: the second links to the first before the first posted its card.
+    await sameFailureStep.run(await medic.store.require(firstId), medic.pipeline);
+    const { patch } = await sameFailureStep.run(await medic.store.require(secondId), medic.pipeline);
+    expect(patch.sameFailureAs).toMatchObject({ incidentId: firstId });
+    expect(patch.sameFailureAs?.card).toBeUndefined();
+    await medic.store.update(secondId, (current) => ({ incident: { ...current, ...patch, steps: { 'same-failure': { at: 't' } } }, audit: [] }));
+    const first = await inInvocationScope(firstId, () => runAnalysis(firstId, medic.pipeline));
+    const second = await inInvocationScope(secondId, () => runAnalysis(secondId, medic.pipeline));
+    expect(second.sameFailureAs?.card).toEqual(first.card);
+  }, 60_000);
 });

@@ -3,6 +3,7 @@ import { diffFitsCard } from '../../presenters/diff-pages.js';
 import { presentIncidentCard } from '../../presenters/incident-card.js';
 import { presentThreadDiff } from '../../presenters/thread-diff.js';
 import type { Step } from '../step.js';
+import { withHolderCard } from './same-failure.js';
 
 /**
  * The outcome: the card is updated in place and the incident waits for a human or is reported.
@@ -12,7 +13,8 @@ import type { Step } from '../step.js';
 export const cardStep: Step = {
   name: 'card',
   async run(incident, deps) {
-    const next = transition(incident, incident.proposal ? 'awaiting_approval' : 'reported', deps.clock().toISOString());
+    const sameFailureAs = await withHolderCard(incident, deps);
+    const next = { ...transition(incident, incident.proposal ? 'awaiting_approval' : 'reported', deps.clock().toISOString()), sameFailureAs };
     const stats = await deps.store.stats(incident.id);
     const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, presentIncidentCard({ incident, stats }), incident.route?.channel));
     const proposal = next.proposal;
@@ -21,6 +23,6 @@ export const cardStep: Step = {
       for (const [i, part] of parts.entries()) await deps.chat.replyInThread(card, `diff:${incident.id}:${proposal.contentHash}:${i}`, part);
     }
     await deps.chat.updateCard(card, presentIncidentCard({ incident: { ...next, card }, stats }));
-    return { patch: { state: next.state, card }, details: { state: next.state } };
+    return { patch: { state: next.state, card, ...(sameFailureAs ? { sameFailureAs } : {}) }, details: { state: next.state } };
   },
 };

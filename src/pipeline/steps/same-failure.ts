@@ -61,3 +61,15 @@ async function linkBack(firstId: string, incident: Incident, deps: PipelineDeps)
     deps.logger.warn({ incidentId: first.id, err: error }, 'could not show the same-failure link on the first card');
   }
 }
+
+/**
+ * The link with the first incident's card, when the first had posted none yet at link time (two
+ * analyses started together): the card step asks once more, so the second card can link to it.
+ */
+export async function withHolderCard(incident: Incident, deps: PipelineDeps): Promise<SameFailureLink | undefined> {
+  const same = incident.sameFailureAs;
+  if (!same || same.card) return same;
+  const card = (await deps.store.get(same.incidentId))?.card;
+  return card ? { ...same, card } : same;
+}
+
