@@ -70,7 +70,7 @@ export function createChannelsCheck(chat: Checkable, catalog: ServiceCatalog, cl
     async check(): Promise<ServiceCheck> {
       const base = await chat.check();
       const channels = [...new Set([catalog.current().defaultChannel, ...catalog.current().services.map((s) => s.channel)])];
-      if (!client || !base.ok) return { ...base, detail: `${base.detail}; channels ${channels.map((c) => `#${c}`).join(', ')}` };
+      if (!client || !base.ok || base.idle) return { ...base, detail: `${base.detail}; channels ${channels.map((c) => `#${c}`).join(', ')}` };
       const results = await Promise.all(channels.map((c) => resolveChannelId(client, c).then(() => undefined, (error: unknown) => `#${c}: ${error instanceof Error ? error.message : String(error)}`)));
       const failed = results.filter((r): r is string => r !== undefined);
       return failed.length === 0

@@ -16,7 +16,7 @@ export function createSandboxCheck(apiUrl: string, botToken: string): Checkable 
           ? { name: 'chat', adapter, ok: true, detail: 'the sandbox answers; open its page to see the cards' }
           : { name: 'chat', adapter, ok: false, detail: `the sandbox refused auth.test: ${body.error ?? response.status}` };
       } catch {
-        return { name: 'chat', adapter, ok: true, detail: 'not running now: `npm start` serves it (set SLACK_BOT_TOKEN for a real workspace)' };
+        return { name: 'chat', adapter, ok: true, idle: true, detail: 'not running now: `npm start` serves it (set SLACK_BOT_TOKEN for a real workspace)' };
       }
     },
   };

@@ -5,6 +5,8 @@ export interface ServiceCheck {
   adapter: string;
   ok: boolean;
   detail: string;
+  /** The service is fine but not up now (the sandbox outside `npm start`): nothing further to ask it. */
+  idle?: boolean;
 }
 
 export interface Checkable {
