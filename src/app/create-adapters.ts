@@ -173,7 +173,8 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
       await gatedRepo.sync();
       await withDataLock(() => prepareDocs());
     },
-    checks: [createCatalogCheck(catalog), logs, createChannelsCheck(slack && mode === 'sandbox' ? createSandboxCheck(slack.apiUrl, slack.botToken) : chat, catalog, slackClient), analyst, createEmbedderCheck(embedder), store, repo, publisher, pullRequests],
+    checks: [createCatalogCheck(catalog), logs, // The sandbox opens the catalog's channels itself; real Slack is asked for each of them.
+      slack && mode === 'sandbox' ? createChannelsCheck(createSandboxCheck(slack.apiUrl, slack.botToken), catalog) : createChannelsCheck(chat, catalog, slackClient), analyst, createEmbedderCheck(embedder), store, repo, publisher, pullRequests],
     close: async () => watch.stop(),
   };
 

@@ -69,9 +69,10 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
   }
 
   /** Everything for the CLI and readers; in Slack, otherwise, only incidents carded in the asking channel. */
-  async function readScope(viewer: Viewer): Promise<(incident: Incident) => boolean> {
-    if (viewer.caller.via === 'cli' || (await deps.authority.resolve(viewer.caller.userId)).reader) return () => true;
-    return (incident) => viewer.channel !== undefined && incident.card?.channel === viewer.channel;
+  async function readScope(viewer: Viewer): Promise<(incident: Incident) => Promise<boolean>> {
+    if (viewer.caller.via === 'cli' || (await deps.authority.resolve(viewer.caller.userId)).reader) return async () => true;
+    // Elsewhere: the incident's channel, or a reader (approver) of the incident's service.
+    return async (incident) => (viewer.channel !== undefined && incident.card?.channel === viewer.channel) || (await deps.authority.resolve(viewer.caller.userId, { incidentId: incident.id })).reader;
   }
 
   async function decide(verdict: 'approved' | 'rejected', input: { incidentId: string; caller: Caller; proposalHash: string; reason?: string }): Promise<CommandResult> {
@@ -146,15 +147,17 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
     async status(incidentId, viewer) {
       const found = await reads.status(incidentId);
       if (!found) return undefined;
-      if (!(await readScope(viewer))(found.incident)) {
-        await deny('incident.read', viewer.caller, incidentId, 'ERR_UNAUTHORIZED', `read outside the incident's channel (${viewer.channel ?? 'no channel'}) by someone not in MEDIC_READERS`);
+      if (!(await (await readScope(viewer))(found.incident))) {
+        await deny('incident.read', viewer.caller, incidentId, 'ERR_UNAUTHORIZED', `read outside the incident's channel (${viewer.channel ?? 'no channel'}) by someone not in MEDIC_READERS nor among the service's readers`);
         return undefined;
       }
       return found;
     },
     async list(viewer, options = {}) {
       const readable = await readScope(viewer);
-      return (await reads.list(options)).filter((found) => readable(found.incident));
+      const found = await reads.list(options);
+      const allowed = await Promise.all(found.map((f) => readable(f.incident)));
+      return found.filter((_f, i) => allowed[i]);
     },
     async feedback({ incidentId, caller, target, vote }) {
       const refused = await authorize('incident.feedback', caller, incidentId);

@@ -180,6 +180,22 @@ describe('the default run in the browser', () => {
     expect(fix).toEqual(undo);
   }, 60_000);
 
+  it('shows the second sample service in its own channel tab, with its own revert', async () => {
+    const tabs = page.locator('#channels .channel');
+    await world.waitFor(async () => (await tabs.count()) === 2 && /loyalty-oncall \(1\)/.test((await tabs.nth(1).textContent()) ?? ''), 'the loyalty channel tab with its card', 45_000);
+    await expect(tabs.nth(0).textContent()).resolves.toMatch(/^#incidents \(\d+\)$/);
+    await tabs.nth(1).click();
+    await expect(page.locator('#channel-name').textContent()).resolves.toBe('loyalty-oncall');
+    await world.waitFor(async () => (await cards().count()) === 1, 'only the loyalty card in its channel');
+    const card = cards().first();
+    await world.waitFor(async () => /Awaiting approval/.test((await card.textContent()) ?? ''), 'the loyalty card analysed', 45_000);
+    await expect(card.textContent()).resolves.toMatch(/loyalty-points[\s\S]*service `?loyalty`?[\s\S]*sample-loyalty/);
+    await expect(card.textContent()).resolves.toMatch(/[Rr]evert/);
+    await shoot(card, 'loyalty-card.png');
+    await tabs.nth(0).click();
+    await expect(page.locator('#channel-name').textContent()).resolves.toBe('incidents');
+  }, 60_000);
+
   it('stops on SIGTERM without printing a secret from the sample logs', async () => {
     expect(output).not.toMatch(/AKIA[0-9A-Z]{16}|xoxb-\d|ghp_[A-Za-z0-9]{20}/);
     medic.kill('SIGTERM');

@@ -4,6 +4,7 @@ import { createAuditLog } from '../../src/adapters/redis/audit-log.js';
 import type { ErrorEvent, RawLogLine } from '../../src/domain/event.js';
 import { createFixProposal, type FixProposal } from '../../src/domain/fix.js';
 import type { AuditLog } from '../../src/ports/audit.js';
+import type { Authority } from '../../src/ports/authority.js';
 import type { Chat } from '../../src/ports/chat.js';
 import type { CodeRepository, FixPublisher, PullRequests } from '../../src/ports/code.js';
 import type { LogSource } from '../../src/ports/log-source.js';
@@ -117,7 +118,7 @@ export interface Harness {
 export function buildHarness(
   redis: Redis,
   prefix: string,
-  options: { deps?: ToolRegistryDeps; actions?: ActionPolicy[]; approvers?: string[]; elevated?: string[]; readTimeoutMs?: number; writeTimeoutMs?: number; audit?: AuditLog } = {},
+  options: { deps?: ToolRegistryDeps; actions?: ActionPolicy[]; approvers?: string[]; elevated?: string[]; readTimeoutMs?: number; writeTimeoutMs?: number; audit?: AuditLog; authority?: Authority } = {},
 ): Harness {
   const clock = { now: Date.parse('2025-03-01T10:00:00Z') };
   const now = () => clock.now;
@@ -126,7 +127,7 @@ export function buildHarness(
   const approvals = createApprovalStore(redis, prefix, { ttlMs: 3_600_000, now });
   const gateway = createToolGateway({
     registry: createToolRegistry({ ...options.deps, actions: options.actions ?? options.deps?.actions ?? TEST_POLICY }),
-    authority: createConfiguredAuthority({ approvers: options.approvers ?? [APPROVER, SECOND_APPROVER], elevatedApprovers: options.elevated ?? [ELEVATED] }),
+    authority: options.authority ?? createConfiguredAuthority({ approvers: options.approvers ?? [APPROVER, SECOND_APPROVER], elevatedApprovers: options.elevated ?? [ELEVATED] }),
     audit,
     approvals,
     locks: createTargetLocks(redis, prefix, { ttlMs: 60_000 }),

@@ -138,6 +138,11 @@ describe('the service catalog, through the real loop', () => {
     const trail = await medic.audit.list({ incidentId: checkout.id });
     expect(trail.some((a) => a.action === 'incident.approve' && a.outcome === 'denied' && a.actor.id === 'U_PAY')).toBe(true);
     expect((await medic.store.get(checkout.id))?.state).toBe('awaiting_approval');
+    // Reading outside the card's channel: the service's own people may, another service's may not.
+    const dm = (userId: string) => ({ caller: { userId, via: 'slack' as const }, channel: 'D0DIRECT' });
+    expect((await medic.commands.status(checkout.id, dm('U_CHECKOUT')))?.incident.id).toBe(checkout.id);
+    expect(await medic.commands.status(checkout.id, dm('U_PAY'))).toBeUndefined();
+    expect((await medic.commands.list(dm('U_PAY'))).map((v) => v.incident.service).sort()).toEqual(['payments']);
 
     // Each service's own approver approves; each fix lands in its repository, in its directory.
     for (const [incident, approver] of [[checkout, 'U_CHECKOUT'], [payments, 'U_PAY'], [ledger, 'U_LEDGER']] as const) {
