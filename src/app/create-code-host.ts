@@ -46,7 +46,7 @@ export function createCodeHost({ config, redis, logger, paths }: { config: Confi
 
   const git = { remoteUrl, branch: config.MEDIC_REPO_BRANCH, workDir: paths.repoClone, credentials };
   // Worker processes sharing this data directory share one clone; git work on it takes turns.
-  const withDataLock = <T>(fn: () => Promise<T>) => withRedisLock(redis, `${config.MEDIC_REDIS_PREFIX}lock:data:${paths.data}`, fn);
+  const withDataLock = <T>(fn: () => Promise<T>) => withRedisLock(redis, `${config.MEDIC_REDIS_PREFIX}lock:data:${paths.data}`, () => fn(), { leaseMs: config.MEDIC_DATA_LOCK_LEASE_MS });
   const gitRepo = createGitRepository(git);
   // Reading history needs no turn once the clone exists, as listing and reading files never did:
   // git log reads objects and an atomically updated ref, which a concurrent sync never tears.
