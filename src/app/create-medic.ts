@@ -32,6 +32,7 @@ import { createActionCommands, type ActionCommands } from '../use-cases/run-acti
 import { mergeIncidents, openIncidentFromOverflow, splitFamily } from '../use-cases/open-incident.js';
 import type { GroupingCommands } from '../use-cases/grouping-commands.js';
 import { enqueuePending } from '../use-cases/ingest-events.js';
+import { dispatchPendingFixOrders, type FixOrderDeps } from '../use-cases/dispatch-fix-orders.js';
 import type { Adapters } from './adapters.js';
 
 export interface MedicParts {
@@ -126,12 +127,15 @@ export function createMedic(parts: MedicParts): Medic {
     enqueueCardRefresh: (id) => queues.enqueueCardRefresh(id), storm,
     onIngested: (status) => metrics.eventsIngested.inc({ status }), afterStep, rules: adapters.groupingRules,
   };
-  const commands = createIncidentCommands({
-    store, audit, authority: adapters.authority, clock,
+  const fixOrders: FixOrderDeps = {
+    store,
     recordApproval: async (incident, approverId) => {
       if (incident.proposal) await recordFixApproval(adapters.approvals, { incidentId: incident.id, proposal: incident.proposal, approverId });
     },
     enqueueFix: (id, hash, round) => queues.enqueueFix(id, hash, round),
+  };
+  const commands = createIncidentCommands({
+    ...fixOrders, audit, authority: adapters.authority, clock,
     enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round),
     announce: createDecisionAnnouncer({ chat: adapters.chat, logger, stats: (id) => store.stats(id) }),
     learn: (incident) => learn(incident),
@@ -180,7 +184,10 @@ export function createMedic(parts: MedicParts): Medic {
       }
       workers.push(
         startWorker(createRefreshCardJob({ store, chat: adapters.chat, clock }), workerOptions),
-        startWorker(createSweepJob({ store, chat: adapters.chat, clock, logger, quietPeriodS: storm.quietPeriodS }), workerOptions),
+        startWorker(createSweepJob({
+          store, chat: adapters.chat, clock, logger, quietPeriodS: storm.quietPeriodS,
+          resume: { ...fixOrders, clock, logger, stuckAfterS: config.MEDIC_STUCK_AFTER_S, resumeAnalysis: (id, round) => queues.resumeAnalysis(id, round), resumeFix: (id, hash, round) => queues.resumeFix(id, hash, round) },
+        }), workerOptions),
       );
       await queues.sweep.upsertJobScheduler('sweep-quiet', { every: config.MEDIC_SWEEP_INTERVAL_S * 1000 }, { name: 'sweep', data: {} });
       if (config.SPLUNK_HEC_URL && config.SPLUNK_HEC_TOKEN) {
@@ -190,9 +197,7 @@ export function createMedic(parts: MedicParts): Medic {
       }
       // Recover work a crash left between two writes: incidents never enqueued, approvals never started.
       await enqueuePending(poll);
-      for (const incident of await store.list({ states: ['approved'] })) {
-        if (incident.decision) await queues.enqueueFix(incident.id, incident.decision.proposalHash, incident.round);
-      }
+      await dispatchPendingFixOrders(fixOrders);
       if (options.poll !== false) {
         workers.push(startWorker(createPollJob(poll), workerOptions));
         await queues.poll.upsertJobScheduler(`poll-${adapters.logs.name}`, { every: config.MEDIC_POLL_INTERVAL_MS }, { name: 'poll', data: {} });

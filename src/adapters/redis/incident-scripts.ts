@@ -213,8 +213,9 @@ return 1
 /**
  * Compare-and-set of an incident record plus its audit records, in one step; a state change moves
  * one count between states in the by-state hash.
- * KEYS: incident key, global audit stream, incident audit stream, incidents:by-state hash
- * ARGV: expectedVersion, newJson, auditJson...
+ * KEYS: incident key, global audit stream, incident audit stream, incidents:by-state hash,
+ *       5 outbox hash (order field -> order json)
+ * ARGV: expectedVersion, newJson, orderField ('' for none), orderJson, auditJson...
  * Returns 1 on success, 0 when the version moved (caller re-reads and retries), -1 when missing.
  */
 export const UPDATE_INCIDENT = `
@@ -228,7 +229,9 @@ if nextState ~= decoded['state'] then
   redis.call('HINCRBY', KEYS[4], decoded['state'], -1)
   redis.call('HINCRBY', KEYS[4], nextState, 1)
 end
-for i = 3, #ARGV do
+-- outbox: the promised work is written with the change it follows from
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[5], ARGV[3], ARGV[4]) end
+for i = 5, #ARGV do
   redis.call('XADD', KEYS[2], '*', 'event', ARGV[i])
   redis.call('XADD', KEYS[3], '*', 'event', ARGV[i])
 end

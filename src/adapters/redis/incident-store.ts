@@ -8,7 +8,8 @@ import { MERGE_FAMILY } from './family-merge-script.js';
 import { finishMerges, resolveMerged } from './finish-merges.js';
 import { loadGroupingDecisions } from './grouping-decision-store.js';
 import { listOverflowFamilies } from './overflow-families.js';
-import type { IncidentStore, IngestStatus, QuietIncident } from '../../ports/incident-store.js';
+import type { FixOrder, IncidentStore, IngestStatus, QuietIncident } from '../../ports/incident-store.js';
+import { z } from 'zod';
 import { INGEST_EVENT, RELEASE_FINGERPRINT, UPDATE_INCIDENT } from './incident-scripts.js';
 
 type RedisWithScripts = Redis & {
@@ -23,6 +24,9 @@ type IngestPipeline = {
   exec(): Promise<[Error | null, unknown][] | null>;
 };
 
+const FixOrderSchema = z.object({ kind: z.literal('apply-fix'), incidentId: z.string().min(1), proposalHash: z.string().min(1), round: z.number().int().min(0), approverId: z.string().min(1) });
+const orderField = (order: FixOrder) => `${order.kind}:${order.incidentId}:r${order.round}:${order.proposalHash}`;
+
 const SAMPLE_CAP = 20;
 const MAX_CAS_ATTEMPTS = 20;
 /** How long a closed incident is remembered as its family's predecessor. */
@@ -33,7 +37,7 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
   if (typeof r.medicIngest !== 'function') {
     redis.defineCommand('medicIngest', { numberOfKeys: 19, lua: INGEST_EVENT });
     redis.defineCommand('medicMergeFamily', { numberOfKeys: 7, lua: MERGE_FAMILY });
-    redis.defineCommand('medicUpdateIncident', { numberOfKeys: 4, lua: UPDATE_INCIDENT });
+    redis.defineCommand('medicUpdateIncident', { numberOfKeys: 5, lua: UPDATE_INCIDENT });
     redis.defineCommand('medicReleaseFingerprint', { numberOfKeys: 3, lua: RELEASE_FINGERPRINT });
   }
   const key = (id: string) => `${prefix}incident:${id}`;
@@ -53,6 +57,7 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
     volume: (hour: number, service?: string) => (service === undefined ? `${prefix}cap:${hour}:volume` : `${prefix}cap:${service}:${hour}:volume`),
     merged: `${prefix}merged`,
     mergesPending: `${prefix}merges:pending`,
+    outbox: `${prefix}outbox`,
   };
 
   async function get(id: string): Promise<Incident | undefined> {
@@ -134,7 +139,8 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
         if (!mutation) return current;
         const next = Incident.parse({ ...mutation.incident, version: current.version + 1 });
         const audit = mutation.audit.map((event) => JSON.stringify(AuditEvent.parse({ ...event, incidentId: id })));
-        const result = await r.medicUpdateIncident(key(id), `${prefix}audit`, `${prefix}audit:${id}`, keys.byState, String(current.version), JSON.stringify(next), ...audit);
+        const order = mutation.order ? [orderField(mutation.order), JSON.stringify(FixOrderSchema.parse(mutation.order))] : ['', ''];
+        const result = await r.medicUpdateIncident(key(id), `${prefix}audit`, `${prefix}audit:${id}`, keys.byState, keys.outbox, String(current.version), JSON.stringify(next), ...order, ...audit);
         if (result === 1) return next;
         if (result === -1) throw new MedicError(ErrorCode.NotFound, `No incident ${id}.`);
       }
@@ -146,6 +152,16 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
       const rows = await redis.mget(...ids.map(key));
       const incidents = rows.flatMap((json) => (json === null ? [] : [Incident.parse(JSON.parse(json))]));
       return options.states ? incidents.filter((i) => options.states?.includes(i.state)) : incidents;
+    },
+    async pendingOrders() {
+      const rows = Object.values(await redis.hgetall(keys.outbox));
+      return rows.flatMap((json) => {
+        const parsed = FixOrderSchema.safeParse(JSON.parse(json));
+        return parsed.success ? [parsed.data] : [];
+      });
+    },
+    async completeOrder(order) {
+      await redis.hdel(keys.outbox, orderField(order));
     },
     async countByState() {
       const [[, counts], [, exists]] = ((await redis.multi().hgetall(keys.byState).exists(keys.byState).exec()) ?? [[null, {}], [null, 0]]) as [[unknown, Record<string, string>], [unknown, number]];
