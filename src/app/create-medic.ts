@@ -12,6 +12,7 @@ import { createAuditLog } from '../adapters/redis/audit-log.js';
 import { createCheckpointStore } from '../adapters/redis/checkpoint-store.js';
 import { createTemplateSnapshotStore } from '../adapters/redis/template-snapshot-store.js';
 import { createIncidentStore } from '../adapters/redis/incident-store.js';
+import { checkRedisReady } from '../adapters/redis/redis-readiness.js';
 import type { IncidentStore } from '../ports/incident-store.js';
 import type { Config } from '../config/schema.js';
 import { stormSettingsFrom } from '../config/sections/storm.js';
@@ -58,7 +59,10 @@ export interface Medic {
   pipeline: PipelineDeps;
   fix: FixDeps;
   poll: PollDeps;
+  /** Every configured service, each bounded (`doctor`). */
   checks(): Promise<ServiceCheck[]>;
+  /** Redis's connection state and a bounded PING only (`/readyz`): no upstream is called. */
+  ready(): Promise<ServiceCheck[]>;
   refreshGauges(): Promise<void>;
   /** Starts the workers and the poll scheduler (the worker role). */
   startWorkers(options?: { poll?: boolean }): Promise<void>;
@@ -166,6 +170,7 @@ export function createMedic(parts: MedicParts): Medic {
       // All at once, each bounded: `doctor` takes as long as its slowest check, never their sum.
       return Promise.all([redisCheck, ...adapters.checks].map((c) => boundedCheck(c, CHECK_TIMEOUT_MS)));
     },
+    ready: async () => [await checkRedisReady(redis)],
     async refreshGauges() {
       for (const [name, queue] of Object.entries({ poll: queues.poll, analyze: queues.analyze, fix: queues.fix, refresh: queues.refreshCard, sweep: queues.sweep, checks: queues.watchChecks })) {
         const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
