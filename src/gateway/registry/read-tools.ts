@@ -49,7 +49,8 @@ export function createReadTools(deps: ReadToolDeps): AnyToolSpec[] {
       schema: z.strictObject({ checkpoint: z.string().max(4_096).optional() }),
       identifiers: [],
       available: logs !== undefined,
-      handler: (args) => (logs ?? missing('The log source')).poll(args.checkpoint),
+      ...(logs?.timeoutMs ? { timeoutMs: logs.timeoutMs } : {}),
+      handler: (args, ctx) => (logs ?? missing('The log source')).poll(args.checkpoint, { signal: ctx.signal }),
     }),
     defineTool({
       ...read,
@@ -65,7 +66,8 @@ export function createReadTools(deps: ReadToolDeps): AnyToolSpec[] {
       }),
       identifiers: [['event', 'service'], ['event', 'correlationIds', '*'], ['event', 'sessionId']],
       available: logs !== undefined,
-      handler: (args) => (logs ?? missing('The log source')).window(args),
+      ...(logs?.timeoutMs ? { timeoutMs: logs.timeoutMs } : {}),
+      handler: (args, ctx) => (logs ?? missing('The log source')).window(args, { signal: ctx.signal }),
     }),
     defineTool({
       ...read,
