@@ -38,6 +38,7 @@ export function createSweepJob(deps: SweepDeps): JobDefinition<z.infer<typeof Sw
     async perform() {
       await sweepQuietIncidents(deps);
       if (deps.resume) await resumeStuckIncidents(deps.resume);
+      await deps.store.pruneExpired(deps.clock().getTime());
     },
   };
 }

@@ -5,6 +5,7 @@ import { createAnalyzeJob } from '../../jobs/analyze.js';
 import { createApplyFixJob } from '../../jobs/apply-fix.js';
 import { createWatchChecksJob } from '../../jobs/watch-checks.js';
 import { createForwardAuditJob } from '../../jobs/forward-audit.js';
+import { createArchiveAuditJob } from '../../jobs/archive-audit.js';
 import { createHecClient } from '../adapters/splunk/hec-client.js';
 import { createRefreshCardJob } from '../../jobs/refresh-card.js';
 import { createSweepJob } from '../../jobs/sweep.js';
@@ -90,8 +91,8 @@ export function createMedic(parts: MedicParts): Medic {
   const { config, redis, adapters, logger, metrics } = parts;
   const prefix = config.MEDIC_REDIS_PREFIX;
   const clock = parts.clock ?? (() => new Date());
-  const store = createIncidentStore(redis, prefix);
-  const audit = createAuditLog(redis, prefix);
+  const store = createIncidentStore(redis, prefix, { retentionMs: config.MEDIC_RETENTION_DAYS * 86_400_000, auditMaxLen: config.MEDIC_AUDIT_MAXLEN });
+  const audit = createAuditLog(redis, prefix, { maxLen: config.MEDIC_AUDIT_MAXLEN });
   const storm = stormSettingsFrom(config);
   const queues = createQueues(redis, prefix, { cardRefreshS: storm.cardRefreshS });
   const workers: Worker[] = [];
@@ -199,6 +200,10 @@ export function createMedic(parts: MedicParts): Medic {
         const hec = createHecClient({ url: config.SPLUNK_HEC_URL, token: config.SPLUNK_HEC_TOKEN, index: config.SPLUNK_HEC_INDEX, sourcetype: config.SPLUNK_HEC_SOURCETYPE });
         workers.push(startWorker(createForwardAuditJob({ redis, prefix, hec, batch: 500, audit, now: clock }), workerOptions));
         await queues.forwardAudit.upsertJobScheduler('forward-audit', { every: config.SPLUNK_HEC_INTERVAL_MS }, { name: 'forward-audit', data: {} });
+      }
+      if (config.MEDIC_AUDIT_ARCHIVE_FILE) {
+        workers.push(startWorker(createArchiveAuditJob({ redis, prefix, file: config.MEDIC_AUDIT_ARCHIVE_FILE, batch: 1_000 }), workerOptions));
+        await queues.archiveAudit.upsertJobScheduler('archive-audit', { every: config.MEDIC_AUDIT_ARCHIVE_INTERVAL_MS }, { name: 'archive-audit', data: {} });
       }
       // Recover work a crash left between two writes: incidents never enqueued, approvals never started.
       await enqueuePending(poll);

@@ -78,6 +78,8 @@ export interface IncidentStore {
   /** Outbox entries written by `update` and not yet completed, oldest first. */
   pendingOrders(): Promise<FixOrder[]>;
   completeOrder(order: FixOrder): Promise<void>;
+  /** Takes incidents whose retention ran out (Redis dropped the record) out of every index. */
+  pruneExpired(nowMs: number): Promise<number>;
   /** Incidents per state, from counts kept as states change (no record is read). */
   countByState(): Promise<Partial<Record<IncidentState, number>>>;
   stats(id: string): Promise<IncidentStats | undefined>;

@@ -9,6 +9,7 @@ export interface Queues {
   sweep: Queue;
   watchChecks: Queue;
   forwardAudit: Queue;
+  archiveAudit: Queue;
   enqueueAnalysis(incidentId: string, round: number): Promise<void>;
   /** `round` is the incident's analysis round: approving the same proposal again after a re-run is a new job. */
   enqueueFix(incidentId: string, proposalHash: string, round: number): Promise<void>;
@@ -62,6 +63,7 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
   const sweep = make(QUEUE_NAMES.sweep);
   const watchChecks = make(QUEUE_NAMES.watchChecks);
   const forwardAudit = make(QUEUE_NAMES.forwardAudit);
+  const archiveAudit = make(QUEUE_NAMES.archiveAudit);
   const queues: Queues = {
     poll,
     analyze,
@@ -70,6 +72,7 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
     sweep,
     watchChecks,
     forwardAudit,
+    archiveAudit,
     // jobId = incident id (a re-run adds the round): a second enqueue of the same work is a no-op.
     async enqueueAnalysis(incidentId, round) {
       await analyze.add('analyze', { incidentId }, { jobId: analysisJobId(incidentId, round) });
@@ -92,7 +95,7 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
     resumeAnalysis: (incidentId, round) => resume(analyze, analysisJobId(incidentId, round), () => queues.enqueueAnalysis(incidentId, round)),
     resumeFix: (incidentId, proposalHash, round) => resume(fix, fixJobId(incidentId, proposalHash, round), () => queues.enqueueFix(incidentId, proposalHash, round)),
     async close() {
-      await Promise.all([poll.close(), analyze.close(), fix.close(), refreshCard.close(), sweep.close(), watchChecks.close(), forwardAudit.close()]);
+      await Promise.all([poll.close(), analyze.close(), fix.close(), refreshCard.close(), sweep.close(), watchChecks.close(), forwardAudit.close(), archiveAudit.close()]);
     },
   };
   return queues;

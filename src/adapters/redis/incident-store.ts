@@ -11,6 +11,7 @@ import { listOverflowFamilies } from './overflow-families.js';
 import type { FixOrder, IncidentStore, IngestStatus, QuietIncident } from '../../ports/incident-store.js';
 import { z } from 'zod';
 import { INGEST_EVENT, RELEASE_FINGERPRINT, UPDATE_INCIDENT } from './incident-scripts.js';
+import { cancelExpiry, pruneExpired, scheduleExpiry } from './retention.js';
 
 type RedisWithScripts = Redis & {
   medicIngest(...args: (string | number)[]): Promise<[IngestStatus, string]>;
@@ -32,12 +33,23 @@ const MAX_CAS_ATTEMPTS = 20;
 /** How long a closed incident is remembered as its family's predecessor. */
 const PREDECESSOR_TTL_MS = 30 * 86_400_000;
 
-export function createIncidentStore(redis: Redis, prefix: string): IncidentStore {
+export interface IncidentStoreOptions {
+  /** A closed (resolved) incident is deleted this long after it closed; 0 keeps it. */
+  retentionMs?: number;
+  /** XADD MAXLEN ~ of the audit stream; each incident's own stream is capped at the smaller of it and 10,000. */
+  auditMaxLen?: number;
+}
+
+const STATE_INDEX_VERSION = 'v1';
+
+export function createIncidentStore(redis: Redis, prefix: string, options: IncidentStoreOptions = {}): IncidentStore {
+  const retentionMs = options.retentionMs ?? 0;
+  const auditMaxLen = options.auditMaxLen ?? 1_000_000;
   const r = redis as RedisWithScripts;
   if (typeof r.medicIngest !== 'function') {
     redis.defineCommand('medicIngest', { numberOfKeys: 19, lua: INGEST_EVENT });
     redis.defineCommand('medicMergeFamily', { numberOfKeys: 7, lua: MERGE_FAMILY });
-    redis.defineCommand('medicUpdateIncident', { numberOfKeys: 5, lua: UPDATE_INCIDENT });
+    redis.defineCommand('medicUpdateIncident', { numberOfKeys: 8, lua: UPDATE_INCIDENT });
     redis.defineCommand('medicReleaseFingerprint', { numberOfKeys: 3, lua: RELEASE_FINGERPRINT });
   }
   const key = (id: string) => `${prefix}incident:${id}`;
@@ -58,7 +70,34 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
     merged: `${prefix}merged`,
     mergesPending: `${prefix}merges:pending`,
     outbox: `${prefix}outbox`,
+    state: (state: string) => `${prefix}incidents:state:${state}`,
+    stateIndexBuilt: `${prefix}incidents:state-index`,
   };
+
+  /**
+   * Incidents recorded before the per-state indexes existed are indexed once, page by page; from
+   * then on the scripts keep the indexes. Runs once per store, before the first listing by state.
+   */
+  let indexed: Promise<void> | undefined;
+  const ensureStateIndex = () => (indexed ??= (async () => {
+    if ((await redis.get(keys.stateIndexBuilt)) === STATE_INDEX_VERSION) return;
+    const total = await redis.zcard(keys.incidents);
+    for (let start = 0; start < total; start += 500) {
+      const rows = await redis.zrange(keys.incidents, start, start + 499, 'WITHSCORES');
+      const ids = rows.filter((_, i) => i % 2 === 0);
+      const records = ids.length > 0 ? await redis.mget(...ids.map(key)) : [];
+      const multi = redis.multi();
+      records.forEach((json, i) => {
+        const state = json === null ? undefined : (JSON.parse(json) as { state?: string }).state;
+        if (state) multi.zadd(keys.state(state), 'NX', rows[i * 2 + 1] ?? '0', ids[i] ?? '');
+      });
+      await multi.exec();
+    }
+    await redis.set(keys.stateIndexBuilt, STATE_INDEX_VERSION);
+  })().catch((error: unknown) => {
+    indexed = undefined;
+    throw error;
+  }));
 
   async function get(id: string): Promise<Incident | undefined> {
     const json = await redis.get(key(id));
@@ -140,14 +179,37 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
         const next = Incident.parse({ ...mutation.incident, version: current.version + 1 });
         const audit = mutation.audit.map((event) => JSON.stringify(AuditEvent.parse({ ...event, incidentId: id })));
         const order = mutation.order ? [orderField(mutation.order), JSON.stringify(FixOrderSchema.parse(mutation.order))] : ['', ''];
-        const result = await r.medicUpdateIncident(key(id), `${prefix}audit`, `${prefix}audit:${id}`, keys.byState, keys.outbox, String(current.version), JSON.stringify(next), ...order, ...audit);
-        if (result === 1) return next;
+        const result = await r.medicUpdateIncident(
+          key(id), `${prefix}audit`, `${prefix}audit:${id}`, keys.byState, keys.outbox, keys.state(current.state), keys.state(next.state), keys.incidents,
+          String(current.version), JSON.stringify(next), ...order, auditMaxLen, Math.min(auditMaxLen, 10_000), ...audit,
+        );
+        if (result === 1) {
+          // Retention starts when an incident is resolved, and stops if it is reopened.
+          if (retentionMs > 0 && next.state === 'closed' && current.state !== 'closed') await scheduleExpiry(redis, prefix, id, retentionMs, Date.now());
+          if (current.state === 'closed' && next.state !== 'closed') await cancelExpiry(redis, prefix, id);
+          return next;
+        }
         if (result === -1) throw new MedicError(ErrorCode.NotFound, `No incident ${id}.`);
       }
       throw new MedicError(ErrorCode.Conflict, `Incident ${id} kept changing under concurrent writers; try again.`, { transient: true });
     },
     async list(options = {}) {
-      const ids = await redis.zrevrange(keys.incidents, 0, (options.limit ?? 1000) - 1);
+      const limit = options.limit ?? 1000;
+      if (options.states) {
+        // Newest first across the asked states' indexes: an old open incident is never cut off by newer closed ones.
+        await ensureStateIndex();
+        const scored: [string, number][] = [];
+        for (const state of new Set(options.states)) {
+          const rows = await redis.zrevrange(keys.state(state), 0, limit - 1, 'WITHSCORES');
+          for (let i = 0; i + 1 < rows.length; i += 2) scored.push([rows[i] ?? '', Number(rows[i + 1])]);
+        }
+        const ids = scored.sort((a, b) => b[1] - a[1]).slice(0, limit).map(([id]) => id);
+        if (ids.length === 0) return [];
+        const rows = await redis.mget(...ids.map(key));
+        // An index a moment behind a concurrent write is filtered by the record's own state.
+        return rows.flatMap((json) => (json === null ? [] : [Incident.parse(JSON.parse(json))])).filter((i) => options.states?.includes(i.state));
+      }
+      const ids = await redis.zrevrange(keys.incidents, 0, limit - 1);
       if (ids.length === 0) return [];
       const rows = await redis.mget(...ids.map(key));
       const incidents = rows.flatMap((json) => (json === null ? [] : [Incident.parse(JSON.parse(json))]));
@@ -163,6 +225,7 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
     async completeOrder(order) {
       await redis.hdel(keys.outbox, orderField(order));
     },
+    pruneExpired: (nowMs) => pruneExpired(redis, prefix, nowMs),
     async countByState() {
       const [[, counts], [, exists]] = ((await redis.multi().hgetall(keys.byState).exists(keys.byState).exec()) ?? [[null, {}], [null, 0]]) as [[unknown, Record<string, string>], [unknown, number]];
       if (exists === 0 && (await redis.zcard(keys.incidents)) > 0) return rebuildCounts();

@@ -10,7 +10,7 @@ export const reliabilityEnv = {
   MEDIC_DATA_LOCK_LEASE_MS: intFrom(5_000, 500, 600_000),
   /** An incident in a working state (new, analyzing, approved, fixing) unchanged this long is resumed by the sweep. */
   MEDIC_STUCK_AFTER_S: intFrom(60, 1, 86_400),
-  /** Closed, rejected or fixed incidents are deleted this many days after they last changed (0 keeps them forever). */
+  /** Closed (resolved) incidents are deleted this many days after they closed (0 keeps them forever). */
   MEDIC_RETENTION_DAYS: intFrom(30, 0, 36_500),
   /** Approximate cap (XADD MAXLEN ~) of the audit stream, and of each incident's own stream a tenth of it. */
   MEDIC_AUDIT_MAXLEN: intFrom(1_000_000, 1_000),
