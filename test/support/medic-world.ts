@@ -81,19 +81,20 @@ export interface World {
   close(): Promise<void>;
 }
 
-export async function createWorld(options: { llm?: 'scripted' | 'offline'; script?: Record<string, unknown[]> } = {}): Promise<World> {
+export async function createWorld(options: { llm?: 'scripted' | 'offline'; script?: Record<string, unknown[]>; redisUrl?: string } = {}): Promise<World> {
+  const redisUrl = options.redisUrl ?? TEST_REDIS_URL;
   const dir = await mkdtemp(join(tmpdir(), 'medic-world-'));
   const prefix = `medic-test-${randomUUID().slice(0, 8)}:`;
   await mkdir(join(dir, 'logs'), { recursive: true });
   const scriptFile = join(dir, 'llm-script.json');
   await writeFile(scriptFile, JSON.stringify(options.script ?? (await checkoutFixScript())));
   const env: Record<string, string> = {
-    NODE_ENV: 'test', LOG_LEVEL: 'warn', REDIS_URL: TEST_REDIS_URL, MEDIC_REDIS_PREFIX: prefix,
+    NODE_ENV: 'test', LOG_LEVEL: 'warn', REDIS_URL: redisUrl, MEDIC_REDIS_PREFIX: prefix,
     MEDIC_DATA_DIR: join(dir, 'data'), MEDIC_SAMPLE_DIR: join(ROOT, 'data'), MEDIC_LOG_DIR: join(dir, 'logs'),
     MEDIC_LLM: options.llm ?? 'scripted', MEDIC_LLM_SCRIPT: scriptFile, MEDIC_CHAT: 'console',
     MEDIC_APPROVERS: APPROVER, MEDIC_JOB_LOCK_MS: '2000', MEDIC_POLL_INTERVAL_MS: '500', PORT: '0',
   };
-  const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const chatOut = new PassThrough();
   let chatText = '';
   chatOut.on('data', (chunk: Buffer) => (chatText += chunk.toString()));
