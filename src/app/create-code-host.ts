@@ -44,7 +44,7 @@ export function createCodeHost({ config, redis, logger, paths }: { config: Confi
   const gitToken = config.GIT_TOKEN ?? config.GITHUB_TOKEN;
   const credentials: GitCredentials | undefined = gitToken ? { token: gitToken } : octokit && config.GITHUB_APP_ID ? { token: createGitHubTokenSource(octokit) } : undefined;
 
-  const git = { remoteUrl, branch: config.MEDIC_REPO_BRANCH, workDir: paths.repoClone, credentials };
+  const git = { remoteUrl, branch: config.MEDIC_REPO_BRANCH, workDir: paths.repoClone, credentials, timeoutMs: config.MEDIC_GIT_TIMEOUT_MS };
   // Worker processes sharing this data directory share one clone; git work on it takes turns.
   const withDataLock = <T>(fn: () => Promise<T>) => withRedisLock(redis, `${config.MEDIC_REDIS_PREFIX}lock:data:${paths.data}`, () => fn(), { leaseMs: config.MEDIC_DATA_LOCK_LEASE_MS });
   const gitRepo = createGitRepository(git);

@@ -17,6 +17,8 @@ export const reliabilityEnv = {
   /** Optional JSON-lines file the audit stream is archived to (appended, one record a line) before it is trimmed. */
   MEDIC_AUDIT_ARCHIVE_FILE: optionalString,
   MEDIC_AUDIT_ARCHIVE_INTERVAL_MS: intFrom(60_000, 100),
+  /** A git command of Medic's clone silent this long is killed; also the gateway's deadline for git and code reads. */
+  MEDIC_GIT_TIMEOUT_MS: intFrom(30_000, 1_000, 600_000),
 } as const;
 
 export const ReliabilityEnvSchema = z.object(reliabilityEnv);
