@@ -3,7 +3,9 @@
  * queues, on a redis-server of the drill's own (a free loopback port, AOF with fsync always, in a
  * temp dir), while random SIGKILLs hit the workers, the web role and the approving process
  * (`medic approve`, the same approve use-case the web's Slack handler runs) during analyses,
- * approvals and fixes, and Redis itself is SIGKILLed once and restarted on its AOF.
+ * approvals and fixes, and Redis itself is SIGKILLed once and restarted on its AOF. A kill only
+ * lands on a process that is up (booted), and never on the last worker that is up; a supervisor
+ * restarts whatever died, as a container restart policy would.
  *
  * Headline (one drill; it is a fault count, not a timing): lost (events written but not counted
  * in any incident, plus families with no incident), duplicated (second incidents of a family,
@@ -22,10 +24,10 @@ import { APPROVER, ROOT, createWorld, type World } from '../test/support/medic-w
 import { startOwnRedis } from '../test/support/own-redis.js';
 import type { BenchReport } from './report.js';
 
-const FAMILIES = Number(process.env.MEDIC_CHAOS_FAMILIES ?? 12);
+const FAMILIES = Number(process.env.MEDIC_CHAOS_FAMILIES ?? 6);
 const EVENTS_PER_FAMILY = 8;
 const MIN_KILLS = 30;
-const DEADLINE_MS = Number(process.env.MEDIC_CHAOS_DEADLINE_MS ?? 240_000);
+const DEADLINE_MS = Number(process.env.MEDIC_CHAOS_DEADLINE_MS ?? 300_000);
 const NAMES = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo', 'Foxtrot', 'Golf', 'Hotel', 'India', 'Juliet', 'Kilo', 'Lima', 'Mike', 'November', 'Oscar', 'Papa', 'Quebec', 'Romeo', 'Sierra', 'Tango'];
 
 // Short leases and a fast sweep: what a deployment that wants seconds-long recovery sets.
@@ -49,15 +51,21 @@ function familyLines(family: number, round: number, base = Date.parse('2026-11-3
 const spawned: ChildProcess[] = [];
 /** Processes that said they are up: a kill lands on a worker or web role doing work, not on one still booting. */
 const up = new WeakSet<ChildProcess>();
+/** Seconds from spawn to "up", per worker or web process: what a kill costs before the process works again. */
+const boots: number[] = [];
 
 function spawnRole(world: World, args: string[], env: Record<string, string> = {}): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...world.env, ...CHAOS_ENV, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
   child.on('error', () => undefined);
   let seen = '';
+  const spawnedAt = Date.now();
   child.stdout?.on('data', (chunk: Buffer) => {
     if (up.has(child)) return;
     seen = (seen + chunk.toString()).slice(-4_000);
-    if (/medic is running|web role on/.test(seen)) up.add(child);
+    if (/medic is running|web role on/.test(seen)) {
+      up.add(child);
+      boots.push((Date.now() - spawnedAt) / 1000);
+    }
   });
   spawned.push(child);
   return child;
@@ -123,11 +131,11 @@ export default async function chaosBench(): Promise<BenchReport> {
       }
     };
 
-    // The chaos: a SIGKILL every 1.5–3.5 s, most on workers, some on the web role; Redis once, mid-run.
+    // The chaos: a SIGKILL every 2.5–5 s on a worker or the web role that is up; Redis once, mid-run.
     const chaos = (async () => {
       let redisKilled = false;
       while (!done) {
-        await sleep(1_500 + Math.random() * 2_000);
+        await sleep(2_500 + Math.random() * 2_500);
         if (done) break;
         const total = kills.worker + kills.web + kills.approver;
         if (!redisKilled && total >= MIN_KILLS / 2) {
@@ -139,9 +147,13 @@ export default async function chaosBench(): Promise<BenchReport> {
           await redis.restart();
           continue;
         }
-        if (total >= MIN_KILLS + 10) continue;
+        if (total >= MIN_KILLS + 2) continue;
         // The supervisor below restarts what died, as a container restart policy would.
-        const targets = [...workers.map((w) => ({ child: w, role: 'worker' as const })), { child: web, role: 'web' as const }].filter((t) => alive(t.child) && up.has(t.child!));
+        // Never the last worker that is up: a fleet with none left waits on process boot (see boot_s_p50),
+        // which measures how fast node starts on this machine, not how Medic recovers.
+        const working = workers.filter((w) => alive(w) && up.has(w!)).length;
+        const targets = [...workers.map((w) => ({ child: w, role: 'worker' as const })), { child: web, role: 'web' as const }]
+          .filter((t) => alive(t.child) && up.has(t.child!) && (t.role === 'web' || working > 1));
         const target = targets[Math.floor(Math.random() * targets.length)];
         if (target) {
           target.child!.kill('SIGKILL');
@@ -196,6 +208,7 @@ export default async function chaosBench(): Promise<BenchReport> {
         lost, duplicated, stuck, fix_failed_by_crash: fixFailed, max_stall_s: Math.round(maxStallMs / 100) / 10,
         kills: totalKills, worker_kills: kills.worker, web_kills: kills.web, approver_kills: kills.approver, redis_kills: kills.redis,
         incidents: incidents.length, events_written: written, events_counted: events, cards: posts.length, branches: branches.length,
+        boot_s_p50: [...boots].sort((a, b) => a - b)[Math.floor(boots.length / 2)] ?? 0,
         drill_seconds: Math.round((Date.now() - started) / 1000), load_average_1m: Math.round((load1 ?? 0) * 100) / 100, cores: cpus().length,
       },
       table: {
