@@ -12,6 +12,7 @@ import type { FixOrder, IncidentStore, IngestStatus, QuietIncident } from '../..
 import { z } from 'zod';
 import { INGEST_EVENT, RELEASE_FINGERPRINT, UPDATE_INCIDENT } from './incident-scripts.js';
 import { cancelExpiry, pruneExpired, scheduleExpiry } from './retention.js';
+import { createStateIndex, stateIndexKey } from './state-index.js';
 
 type RedisWithScripts = Redis & {
   medicIngest(...args: (string | number)[]): Promise<[IngestStatus, string]>;
@@ -39,8 +40,6 @@ export interface IncidentStoreOptions {
   /** XADD MAXLEN ~ of the audit stream; each incident's own stream is capped at the smaller of it and 10,000. */
   auditMaxLen?: number;
 }
-
-const STATE_INDEX_VERSION = 'v1';
 
 export function createIncidentStore(redis: Redis, prefix: string, options: IncidentStoreOptions = {}): IncidentStore {
   const retentionMs = options.retentionMs ?? 0;
@@ -70,34 +69,10 @@ export function createIncidentStore(redis: Redis, prefix: string, options: Incid
     merged: `${prefix}merged`,
     mergesPending: `${prefix}merges:pending`,
     outbox: `${prefix}outbox`,
-    state: (state: string) => `${prefix}incidents:state:${state}`,
-    stateIndexBuilt: `${prefix}incidents:state-index`,
+    state: stateIndexKey(prefix),
   };
 
-  /**
-   * Incidents recorded before the per-state indexes existed are indexed once, page by page; from
-   * then on the scripts keep the indexes. Runs once per store, before the first listing by state.
-   */
-  let indexed: Promise<void> | undefined;
-  const ensureStateIndex = () => (indexed ??= (async () => {
-    if ((await redis.get(keys.stateIndexBuilt)) === STATE_INDEX_VERSION) return;
-    const total = await redis.zcard(keys.incidents);
-    for (let start = 0; start < total; start += 500) {
-      const rows = await redis.zrange(keys.incidents, start, start + 499, 'WITHSCORES');
-      const ids = rows.filter((_, i) => i % 2 === 0);
-      const records = ids.length > 0 ? await redis.mget(...ids.map(key)) : [];
-      const multi = redis.multi();
-      records.forEach((json, i) => {
-        const state = json === null ? undefined : (JSON.parse(json) as { state?: string }).state;
-        if (state) multi.zadd(keys.state(state), 'NX', rows[i * 2 + 1] ?? '0', ids[i] ?? '');
-      });
-      await multi.exec();
-    }
-    await redis.set(keys.stateIndexBuilt, STATE_INDEX_VERSION);
-  })().catch((error: unknown) => {
-    indexed = undefined;
-    throw error;
-  }));
+  const states = createStateIndex(redis, prefix);
 
   async function get(id: string): Promise<Incident | undefined> {
     const json = await redis.get(key(id));
@@ -196,14 +171,7 @@ export function createIncidentStore(redis: Redis, prefix: string, options: Incid
     async list(options = {}) {
       const limit = options.limit ?? 1000;
       if (options.states) {
-        // Newest first across the asked states' indexes: an old open incident is never cut off by newer closed ones.
-        await ensureStateIndex();
-        const scored: [string, number][] = [];
-        for (const state of new Set(options.states)) {
-          const rows = await redis.zrevrange(keys.state(state), 0, limit - 1, 'WITHSCORES');
-          for (let i = 0; i + 1 < rows.length; i += 2) scored.push([rows[i] ?? '', Number(rows[i + 1])]);
-        }
-        const ids = scored.sort((a, b) => b[1] - a[1]).slice(0, limit).map(([id]) => id);
+        const ids = await states.newest(options.states, limit);
         if (ids.length === 0) return [];
         const rows = await redis.mget(...ids.map(key));
         // An index a moment behind a concurrent write is filtered by the record's own state.
