@@ -66,7 +66,7 @@ export default async function benchGateway(): Promise<BenchReport> {
       authority: createConfiguredAuthority({ approvers: [APPROVER], elevatedApprovers: [] }),
       audit,
       approvals,
-      locks: createTargetLocks(redis, prefix, { ttlMs: 60_000 }),
+      locks: createTargetLocks(redis, prefix, { leaseMs: 60_000 }),
     });
 
     const total = Math.round((PER_MINUTE / 60) * SECONDS);

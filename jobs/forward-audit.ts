@@ -73,5 +73,5 @@ export async function forwardAudit(deps: ForwardAuditDeps): Promise<number> {
     await deps.redis.del(failingKey);
     if (others > 0) await record('done', `forwarded ${sent} audit record(s) to Splunk HEC`, { sent, through: last });
     return sent;
-  }, { ttlMs: 60_000 });
+  }, { waitMs: 60_000 });
 }

@@ -7,6 +7,7 @@ import type { Logger } from '../src/observability/logger.js';
 import { presentIncidentCard } from '../src/presenters/incident-card.js';
 import type { Chat, ChatMessage } from '../src/ports/chat.js';
 import type { JobDefinition } from '../src/queue/job-definition.js';
+import { resumeStuckIncidents, type ResumeDeps } from '../src/use-cases/resume-stuck-incidents.js';
 
 export interface SweepDeps {
   store: IncidentStore;
@@ -14,6 +15,8 @@ export interface SweepDeps {
   clock: () => Date;
   logger: Logger;
   quietPeriodS: number;
+  /** Resumes incidents a crash left in a working state; absent in tests of the quiet close alone. */
+  resume?: ResumeDeps;
 }
 
 const SweepPayload = z.object({}).passthrough();
@@ -22,7 +25,8 @@ const SweepPayload = z.object({}).passthrough();
  * Closes finished incidents (reported, rejected, fixed, fix_failed) whose family has been quiet
  * for MEDIC_QUIET_PERIOD_S, and releases their fingerprint: the next event of the family opens a
  * new incident that names this one as its predecessor. Runs on a job scheduler; every worker
- * may run it, because each close is a compare-and-set on the record.
+ * may run it, because each close is a compare-and-set on the record. It also resumes incidents
+ * stuck in a working state (see resumeStuckIncidents).
  */
 export function createSweepJob(deps: SweepDeps): JobDefinition<z.infer<typeof SweepPayload>> {
   return {
@@ -33,6 +37,8 @@ export function createSweepJob(deps: SweepDeps): JobDefinition<z.infer<typeof Sw
     concurrency: 1,
     async perform() {
       await sweepQuietIncidents(deps);
+      if (deps.resume) await resumeStuckIncidents(deps.resume);
+      await deps.store.pruneExpired(deps.clock().getTime());
     },
   };
 }

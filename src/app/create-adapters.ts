@@ -110,7 +110,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
   const actions = await loadPolicy(config.MEDIC_POLICY_FILE);
   const groupingRules = await loadGroupingRules(config.MEDIC_GROUPING_FILE);
   const { gateway, approvals } = createGatewayStack({
-    redis, prefix, authority, audit: createAuditLog(redis, prefix), actions,
+    redis, prefix, authority, audit: createAuditLog(redis, prefix, { maxLen: config.MEDIC_AUDIT_MAXLEN }), actions,
     config: { ...config, MEDIC_APPROVERS: approverIds(config), MEDIC_ELEVATED_APPROVERS: elevatedIds(config) },
     ports: { logs, chat, repo, publisher, pullRequests, searchDocs: createDocsSearch({ embedder, vectors: store }), searchCode: codeSearch, grouping: createIncidentGrouping(redis, prefix) },
   });

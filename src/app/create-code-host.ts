@@ -52,9 +52,10 @@ export function createCodeHost({ config, redis, logger, paths, repository }: { c
   const gitToken = config.GIT_TOKEN ?? config.GITHUB_TOKEN;
   const credentials: GitCredentials | undefined = gitToken ? { token: gitToken } : octokit && config.GITHUB_APP_ID ? { token: createGitHubTokenSource(octokit) } : undefined;
 
-  const git = { remoteUrl, branch: repository.branch, workDir: dirs.clone, credentials };
+  const git = { remoteUrl, branch: repository.branch, workDir: dirs.clone, credentials, timeoutMs: config.MEDIC_GIT_TIMEOUT_MS };
   // Worker processes sharing this data directory share one clone; git work on it takes turns.
-  const withDataLock = <T>(fn: () => Promise<T>) => withRedisLock(redis, `${config.MEDIC_REDIS_PREFIX}lock:data:${repository.id === 'default' ? paths.data : dirs.clone}`, fn);
+  const withDataLock = <T>(fn: () => Promise<T>) =>
+    withRedisLock(redis, `${config.MEDIC_REDIS_PREFIX}lock:data:${repository.id === 'default' ? paths.data : dirs.clone}`, () => fn(), { leaseMs: config.MEDIC_DATA_LOCK_LEASE_MS });
   const gitRepo = createGitRepository(git);
   // Reading history needs no turn once the clone exists, as listing and reading files never did:
   // git log reads objects and an atomically updated ref, which a concurrent sync never tears.

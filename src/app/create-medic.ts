@@ -5,6 +5,7 @@ import { createAnalyzeJob } from '../../jobs/analyze.js';
 import { createApplyFixJob } from '../../jobs/apply-fix.js';
 import { createWatchChecksJob } from '../../jobs/watch-checks.js';
 import { createForwardAuditJob } from '../../jobs/forward-audit.js';
+import { createArchiveAuditJob } from '../../jobs/archive-audit.js';
 import { createHecClient } from '../adapters/splunk/hec-client.js';
 import { createRefreshCardJob } from '../../jobs/refresh-card.js';
 import { createSweepJob } from '../../jobs/sweep.js';
@@ -13,6 +14,7 @@ import { createCheckpointStore } from '../adapters/redis/checkpoint-store.js';
 import { createTemplateSnapshotStore } from '../adapters/redis/template-snapshot-store.js';
 import { createIncidentStore } from '../adapters/redis/incident-store.js';
 import { createRedisFailureLinks } from '../adapters/redis/failure-links.js';
+import { checkRedisReady } from '../adapters/redis/redis-readiness.js';
 import type { IncidentStore } from '../ports/incident-store.js';
 import type { Config } from '../config/schema.js';
 import { stormSettingsFrom } from '../config/sections/storm.js';
@@ -33,6 +35,7 @@ import { createActionCommands, type ActionCommands } from '../use-cases/run-acti
 import { mergeIncidents, openIncidentFromOverflow, splitFamily } from '../use-cases/open-incident.js';
 import type { GroupingCommands } from '../use-cases/grouping-commands.js';
 import { enqueuePending } from '../use-cases/ingest-events.js';
+import { dispatchPendingFixOrders, type FixOrderDeps } from '../use-cases/dispatch-fix-orders.js';
 import type { Adapters } from './adapters.js';
 
 export interface MedicParts {
@@ -58,7 +61,10 @@ export interface Medic {
   pipeline: PipelineDeps;
   fix: FixDeps;
   poll: PollDeps;
+  /** Every configured service, each bounded (`doctor`). */
   checks(): Promise<ServiceCheck[]>;
+  /** Redis's connection state and a bounded PING only (`/readyz`): no upstream is called. */
+  ready(): Promise<ServiceCheck[]>;
   refreshGauges(): Promise<void>;
   /** Starts the workers and the poll scheduler (the worker role). */
   startWorkers(options?: { poll?: boolean }): Promise<void>;
@@ -86,8 +92,8 @@ export function createMedic(parts: MedicParts): Medic {
   const { config, redis, adapters, logger, metrics } = parts;
   const prefix = config.MEDIC_REDIS_PREFIX;
   const clock = parts.clock ?? (() => new Date());
-  const store = createIncidentStore(redis, prefix);
-  const audit = createAuditLog(redis, prefix);
+  const store = createIncidentStore(redis, prefix, { retentionMs: config.MEDIC_RETENTION_DAYS * 86_400_000, auditMaxLen: config.MEDIC_AUDIT_MAXLEN });
+  const audit = createAuditLog(redis, prefix, { maxLen: config.MEDIC_AUDIT_MAXLEN });
   const storm = stormSettingsFrom(config);
   const queues = createQueues(redis, prefix, { cardRefreshS: storm.cardRefreshS });
   const workers: Worker[] = [];
@@ -129,12 +135,15 @@ export function createMedic(parts: MedicParts): Medic {
     enqueueCardRefresh: (id) => queues.enqueueCardRefresh(id), storm,
     onIngested: (status) => metrics.eventsIngested.inc({ status }), afterStep, rules: adapters.groupingRules,
   };
-  const commands = createIncidentCommands({
-    store, audit, authority: adapters.authority, clock,
+  const fixOrders: FixOrderDeps = {
+    store,
     recordApproval: async (incident, approverId) => {
       if (incident.proposal) await recordFixApproval(adapters.approvals, { incidentId: incident.id, proposal: incident.proposal, approverId });
     },
     enqueueFix: (id, hash, round) => queues.enqueueFix(id, hash, round),
+  };
+  const commands = createIncidentCommands({
+    ...fixOrders, audit, authority: adapters.authority, clock,
     enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round),
     announce: createDecisionAnnouncer({ chat: adapters.chat, logger, stats: (id) => store.stats(id) }),
     learn: (incident) => learn(incident),
@@ -165,6 +174,7 @@ export function createMedic(parts: MedicParts): Medic {
       // All at once, each bounded: `doctor` takes as long as its slowest check, never their sum.
       return Promise.all([redisCheck, ...adapters.checks].map((c) => boundedCheck(c, CHECK_TIMEOUT_MS)));
     },
+    ready: async () => [await checkRedisReady(redis)],
     async refreshGauges() {
       for (const [name, queue] of Object.entries({ poll: queues.poll, analyze: queues.analyze, fix: queues.fix, refresh: queues.refreshCard, sweep: queues.sweep, checks: queues.watchChecks })) {
         const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
@@ -183,7 +193,10 @@ export function createMedic(parts: MedicParts): Medic {
       }
       workers.push(
         startWorker(createRefreshCardJob({ store, chat: adapters.chat, clock }), workerOptions),
-        startWorker(createSweepJob({ store, chat: adapters.chat, clock, logger, quietPeriodS: storm.quietPeriodS }), workerOptions),
+        startWorker(createSweepJob({
+          store, chat: adapters.chat, clock, logger, quietPeriodS: storm.quietPeriodS,
+          resume: { ...fixOrders, clock, logger, stuckAfterS: config.MEDIC_STUCK_AFTER_S, resumeAnalysis: (id, round) => queues.resumeAnalysis(id, round), resumeFix: (id, hash, round) => queues.resumeFix(id, hash, round) },
+        }), workerOptions),
       );
       await queues.sweep.upsertJobScheduler('sweep-quiet', { every: config.MEDIC_SWEEP_INTERVAL_S * 1000 }, { name: 'sweep', data: {} });
       if (config.SPLUNK_HEC_URL && config.SPLUNK_HEC_TOKEN) {
@@ -191,11 +204,13 @@ export function createMedic(parts: MedicParts): Medic {
         workers.push(startWorker(createForwardAuditJob({ redis, prefix, hec, batch: 500, audit, now: clock }), workerOptions));
         await queues.forwardAudit.upsertJobScheduler('forward-audit', { every: config.SPLUNK_HEC_INTERVAL_MS }, { name: 'forward-audit', data: {} });
       }
+      if (config.MEDIC_AUDIT_ARCHIVE_FILE) {
+        workers.push(startWorker(createArchiveAuditJob({ redis, prefix, file: config.MEDIC_AUDIT_ARCHIVE_FILE, batch: 1_000 }), workerOptions));
+        await queues.archiveAudit.upsertJobScheduler('archive-audit', { every: config.MEDIC_AUDIT_ARCHIVE_INTERVAL_MS }, { name: 'archive-audit', data: {} });
+      }
       // Recover work a crash left between two writes: incidents never enqueued, approvals never started.
       await enqueuePending(poll);
-      for (const incident of await store.list({ states: ['approved'] })) {
-        if (incident.decision) await queues.enqueueFix(incident.id, incident.decision.proposalHash, incident.round);
-      }
+      await dispatchPendingFixOrders(fixOrders);
       if (options.poll !== false) {
         workers.push(startWorker(createPollJob(poll), workerOptions));
         await queues.poll.upsertJobScheduler(`poll-${adapters.logs.name}`, { every: config.MEDIC_POLL_INTERVAL_MS }, { name: 'poll', data: {} });

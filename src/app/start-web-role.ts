@@ -15,7 +15,7 @@ export async function startWebRole(runtime: Runtime): Promise<() => Promise<void
   const ops = createOpsRoutes({
     registry: metrics.registry,
     beforeScrape: () => medic.refreshGauges(),
-    ready: async () => (await medic.checks()).filter((c) => c.name === 'redis'),
+    ready: () => medic.ready(),
     metricsToken: config.MEDIC_METRICS_TOKEN,
   });
   const slack = adapters.slack;

@@ -9,6 +9,7 @@ import { retrievalEnv } from './sections/retrieval.js';
 import { slackEnv } from './sections/slack.js';
 import { splunkEnv } from './sections/splunk.js';
 import { stormEnv } from './sections/storm.js';
+import { reliabilityEnv } from './sections/reliability.js';
 
 /**
  * Every variable Medic reads, with its default. `.env.example` documents each one; nothing else in
@@ -85,6 +86,7 @@ export const EnvSchema = z.object({
   ...retrievalEnv,
   ...GatewayEnv,
   ...catalogEnv,
+  ...reliabilityEnv,
 }).superRefine((env, ctx) => {
   for (const problem of [...codeHostProblems(env), ...redisProblems(env)]) ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.message });
   if (env.SPLUNK_HEC_URL && !env.SPLUNK_HEC_TOKEN) ctx.addIssue({ code: 'custom', path: ['SPLUNK_HEC_TOKEN'], message: 'set the HEC token (a GUID) to forward the audit stream to SPLUNK_HEC_URL' });

@@ -54,7 +54,7 @@ export function createGatewayStack(options: GatewayStackOptions): GatewayStack {
     }),
     audit: options.audit,
     approvals,
-    locks: createTargetLocks(redis, prefix, { ttlMs: config.MEDIC_GATEWAY_LOCK_MS }),
+    locks: createTargetLocks(redis, prefix, { leaseMs: config.MEDIC_GATEWAY_LOCK_MS }),
     // A per-process key is enough while one Slack app both issues and redeems; set the variable when there are more.
     challenges: createStepUpChallenges(redis, prefix, { secret: config.MEDIC_STEP_UP_SECRET ?? randomBytes(32).toString('hex'), ttlMs: config.MEDIC_STEP_UP_TTL_MS, now }),
     breakers: createBreakers({ failureThreshold: config.MEDIC_BREAKER_FAILURES, cooldownMs: config.MEDIC_BREAKER_COOLDOWN_MS, now }),

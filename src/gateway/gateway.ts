@@ -75,14 +75,14 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
     const { spec, args, argsHash, ctx } = run;
     const writes = spec.effect !== 'READ_ONLY';
     const target = writes && spec.target ? `${spec.upstream}:${spec.target(args)}` : undefined;
-    const token = target ? await locks.acquire(target) : undefined;
-    if (target && !token) return deny(spec.name, spec, ctx, ErrorCode.Conflict, `another action on ${target} is in flight; try again when it finishes`, argsHash, run.extra);
+    const lease = target ? await locks.acquire(target) : undefined;
+    if (target && !lease) return deny(spec.name, spec, ctx, ErrorCode.Conflict, `another action on ${target} is in flight; try again when it finishes`, argsHash, run.extra);
     let unlocked = false;
     // Released alongside the audit append (one connection keeps the order), saving a round trip.
     const unlock = async () => {
-      if (unlocked || !target || !token) return;
+      if (unlocked || !lease) return;
       unlocked = true;
-      await locks.release(target, token);
+      await lease.release();
     };
     const extra = { ...run.extra, ...(run.approval ? { approvalId: run.approval.approvalId } : {}), ...(run.approverId ? { approverId: run.approverId } : {}), ...(run.capped.length ? { capped: run.capped } : {}) };
     /** What a success leaves behind: the follow-up grant and, for a one-shot approval, its spending. */
@@ -109,7 +109,8 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
         const { error } = outcome;
         const reason = `${error.message} The call may still complete: outcome unknown until it settles, then reconciled.`;
         await record({ tool: spec.name, effect: spec.effect, decision: 'unknown', reason, argsHash, ctx, code: error.code, extra });
-        // The write lock stays held until the handler settles, so a retry cannot race a push still in flight.
+        // The write lock stays held (its lease renewed) until the handler settles, so a retry cannot
+        // race a push still in flight; if this process dies the lease lapses and a retry may run.
         unlocked = true;
         reconcile(outcome.late, async (late) => {
           const decision = late.ok ? 'late-executed' : 'late-failed';
@@ -118,7 +119,7 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
             ...(late.ok ? afterSuccess(late.value) : []),
             record({ tool: spec.name, effect: spec.effect, decision, reason: why, argsHash, ctx, extra }),
           ]);
-          if (target && token) await locks.release(target, token);
+          await lease?.release();
         });
         return { status: 'failed', code: error.code, reason, argsHash, error, outcomeUnknown: true };
       }

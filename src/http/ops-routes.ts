@@ -7,8 +7,10 @@ export interface OpsRouteDeps {
   registry: Registry;
   /** Refreshes gauges (queue depth, incidents by state) just before a scrape. */
   beforeScrape?: () => Promise<void>;
-  /** Redis and the queues: without them Medic cannot take work. */
+  /** Redis and the queues: without them Medic cannot take work. Must not call upstreams. */
   ready: () => Promise<ServiceCheck[]>;
+  /** `/readyz` answers within this bound whatever `ready` does (503 past it). */
+  readyTimeoutMs?: number;
   /** When set, `/metrics` requires `Authorization: Bearer <token>`. */
   metricsToken?: string;
 }
@@ -36,7 +38,13 @@ export function createOpsRoutes(deps: OpsRouteDeps): Route {
       return true;
     }
     if (path === '/readyz') {
-      const checks = await deps.ready().catch((error: unknown) => [{ name: 'readiness', adapter: '-', ok: false, detail: String(error) }]);
+      const limitMs = deps.readyTimeoutMs ?? 1_000;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<ServiceCheck[]>((resolve) => {
+        timer = setTimeout(() => resolve([{ name: 'readiness', adapter: '-', ok: false, detail: `no answer within ${limitMs} ms` }]), limitMs);
+      });
+      const checks = await Promise.race([deps.ready().catch((error: unknown) => [{ name: 'readiness', adapter: '-', ok: false, detail: String(error) }]), late]);
+      clearTimeout(timer);
       const ok = checks.every((c) => c.ok);
       send(res, ok ? 200 : 503, 'application/json', JSON.stringify({ ok, checks }));
       return true;

@@ -24,6 +24,8 @@ import type { Checkable } from './service-check.js';
 
 /** Read-only view of the service's repository (Medic's own clone, never the operator's). */
 export interface CodeRepository extends Checkable {
+  /** The longest one local read (git log, blame, show) may take by the adapter's configuration; the gateway's deadline for its reads. */
+  readonly timeoutMs?: number;
   /** Brings the clone up to date with the remote's default branch. */
   sync(): Promise<void>;
   listFiles(): Promise<string[]>;

@@ -47,9 +47,24 @@ export interface QuietIncident {
   lastEventMs: number;
 }
 
+/**
+ * Work a state change promises, written in the same atomic step as the change (a transactional
+ * outbox): an approval is its decision, the gateway's approval record and the fix job together,
+ * and whoever drains the outbox (the web right after the write, any worker later) keeps the promise.
+ */
+export interface FixOrder {
+  kind: 'apply-fix';
+  incidentId: string;
+  proposalHash: string;
+  round: number;
+  approverId: string;
+}
+
 export interface Mutation {
   incident: Incident;
   audit: AuditEvent[];
+  /** Written atomically with the record; drained by `pendingOrders` + `completeOrder`. */
+  order?: FixOrder;
 }
 
 export interface IncidentStore {
@@ -58,7 +73,13 @@ export interface IncidentStore {
   require(id: string): Promise<Incident>;
   /** Reads, applies `mutate`, and writes back with its audit records unless another writer won; then retries. */
   update(id: string, mutate: (incident: Incident) => Mutation | undefined): Promise<Incident>;
+  /** Newest first; with `states`, read from the per-state indexes, so an old open incident is never cut off. */
   list(options?: { states?: IncidentState[]; limit?: number }): Promise<Incident[]>;
+  /** Outbox entries written by `update` and not yet completed, oldest first. */
+  pendingOrders(): Promise<FixOrder[]>;
+  completeOrder(order: FixOrder): Promise<void>;
+  /** Takes incidents whose retention ran out (Redis dropped the record) out of every index. */
+  pruneExpired(nowMs: number): Promise<number>;
   /** Incidents per state, from counts kept as states change (no record is read). */
   countByState(): Promise<Partial<Record<IncidentState, number>>>;
   stats(id: string): Promise<IncidentStats | undefined>;

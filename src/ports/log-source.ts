@@ -14,10 +14,17 @@ export interface WindowQuery {
   limit: number;
 }
 
+/** How a caller bounds a read: an aborted signal cancels the request in flight (the HTTP request, for Splunk). */
+export interface ReadOptions {
+  signal?: AbortSignal;
+}
+
 /** Where errors come from (Splunk, or files under data/). Nothing else may know which. */
 export interface LogSource extends Checkable {
   readonly name: string;
-  poll(checkpoint: string | undefined): Promise<PollResult>;
+  /** The longest one read may take by the adapter's own configuration (connect + read timeout); the gateway's deadline for its reads. */
+  readonly timeoutMs?: number;
+  poll(checkpoint: string | undefined, options?: ReadOptions): Promise<PollResult>;
   /**
    * The same poll, with the events handed over in batches while the source still streams them;
    * the source reads no further until `onEvents` resolves. Events already handed over may come
@@ -26,5 +33,5 @@ export interface LogSource extends Checkable {
    */
   pollStream?(checkpoint: string | undefined, onEvents: (events: ErrorEvent[]) => Promise<void>): Promise<{ checkpoint: string; events: number }>;
   /** Log lines around the event, correlated to its transaction or session. */
-  window(query: WindowQuery): Promise<RawLogLine[]>;
+  window(query: WindowQuery, options?: ReadOptions): Promise<RawLogLine[]>;
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 
-export const QUEUE_NAMES = { poll: 'poll', analyze: 'analyze', fix: 'apply-fix', refreshCard: 'refresh-card', sweep: 'sweep', watchChecks: 'watch-checks', forwardAudit: 'forward-audit' } as const;
+export const QUEUE_NAMES = { poll: 'poll', analyze: 'analyze', fix: 'apply-fix', refreshCard: 'refresh-card', sweep: 'sweep', watchChecks: 'watch-checks', forwardAudit: 'forward-audit', archiveAudit: 'archive-audit' } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
 /**

@@ -9,6 +9,7 @@ export interface Queues {
   sweep: Queue;
   watchChecks: Queue;
   forwardAudit: Queue;
+  archiveAudit: Queue;
   enqueueAnalysis(incidentId: string, round: number): Promise<void>;
   /** `round` is the incident's analysis round: approving the same proposal again after a re-run is a new job. */
   enqueueFix(incidentId: string, proposalHash: string, round: number): Promise<void>;
@@ -16,6 +17,14 @@ export interface Queues {
   enqueueCardRefresh(incidentId: string): Promise<void>;
   /** Looks at a fix PR's check runs after `delayMs`; `attempt` numbers the look, so each is one job. */
   enqueueChecksWatch(incidentId: string, attempt: number, delayMs: number): Promise<void>;
+  /**
+   * For the sweep: makes sure the job of a stuck incident exists and can run. Waiting, delayed or
+   * active jobs are left alone (BullMQ hands a dead worker's active job on once its lock lapses);
+   * a missing job is added, and a finished one (completed or failed for good while the incident
+   * still waits on it) is removed and added again. Returns whether it (re)enqueued.
+   */
+  resumeAnalysis(incidentId: string, round: number): Promise<boolean>;
+  resumeFix(incidentId: string, proposalHash: string, round: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -26,6 +35,21 @@ export interface Queues {
  */
 export function bullPrefix(redisPrefix: string): string {
   return `${redisPrefix}bull`;
+}
+
+const analysisJobId = (incidentId: string, round: number) => (round === 0 ? incidentId : `${incidentId}-r${round}`);
+const fixJobId = (incidentId: string, proposalHash: string, round: number) => `${incidentId}-r${round}-${proposalHash.slice(0, 16)}`;
+
+/** Adds the job unless one that can still run holds its id; a finished one is cleared first. */
+async function resume(queue: Queue, jobId: string, add: () => Promise<void>): Promise<boolean> {
+  const job = await queue.getJob(jobId);
+  if (job) {
+    const state = await job.getState();
+    if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return false;
+    await job.remove().catch(() => undefined); // a concurrent sweep removed it first: the add below is still right
+  }
+  await add();
+  return true;
 }
 
 const KEEP = { removeOnComplete: { age: 7 * 86_400, count: 10_000 }, removeOnFail: { age: 30 * 86_400 } };
@@ -43,7 +67,8 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
   const sweep = make(QUEUE_NAMES.sweep);
   const watchChecks = make(QUEUE_NAMES.watchChecks);
   const forwardAudit = make(QUEUE_NAMES.forwardAudit);
-  return {
+  const archiveAudit = make(QUEUE_NAMES.archiveAudit);
+  const queues: Queues = {
     poll,
     analyze,
     fix,
@@ -51,14 +76,15 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
     sweep,
     watchChecks,
     forwardAudit,
+    archiveAudit,
     // jobId = incident id (a re-run adds the round): a second enqueue of the same work is a no-op.
     async enqueueAnalysis(incidentId, round) {
-      await analyze.add('analyze', { incidentId }, { jobId: round === 0 ? incidentId : `${incidentId}-r${round}` });
+      await analyze.add('analyze', { incidentId }, { jobId: analysisJobId(incidentId, round) });
     },
     // A completed job is kept for a week and its jobId blocks a new one, so the round is part of the
     // key: a retry of one approval stays a no-op, a fresh approval after `/medic fix` runs.
     async enqueueFix(incidentId, proposalHash, round) {
-      await fix.add('apply-fix', { incidentId, proposalHash }, { jobId: `${incidentId}-r${round}-${proposalHash.slice(0, 16)}` });
+      await fix.add('apply-fix', { incidentId, proposalHash }, { jobId: fixJobId(incidentId, proposalHash, round) });
     },
     // Throttle: the first absorbed event of a period adds a job delayed by the period; every other
     // enqueue in that period is dropped by the dedup key (same ttl). The delayed job reads the count
@@ -70,8 +96,11 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
     async enqueueChecksWatch(incidentId, attempt, delayMs) {
       await watchChecks.add('watch-checks', { incidentId, attempt }, { jobId: `${incidentId}-checks-${attempt}`, delay: delayMs, attempts: 3 });
     },
+    resumeAnalysis: (incidentId, round) => resume(analyze, analysisJobId(incidentId, round), () => queues.enqueueAnalysis(incidentId, round)),
+    resumeFix: (incidentId, proposalHash, round) => resume(fix, fixJobId(incidentId, proposalHash, round), () => queues.enqueueFix(incidentId, proposalHash, round)),
     async close() {
-      await Promise.all([poll.close(), analyze.close(), fix.close(), refreshCard.close(), sweep.close(), watchChecks.close(), forwardAudit.close()]);
+      await Promise.all([poll.close(), analyze.close(), fix.close(), refreshCard.close(), sweep.close(), watchChecks.close(), forwardAudit.close(), archiveAudit.close()]);
     },
   };
+  return queues;
 }

@@ -1,9 +1,10 @@
 import type { AuditEvent } from '../domain/audit.js';
 import { FIX_STEPS, canTransition, transition, type Actor, type Incident } from '../domain/incident.js';
-import type { IncidentStore } from '../ports/incident-store.js';
+import type { FixOrder, IncidentStore } from '../ports/incident-store.js';
 import type { AuditLog } from '../ports/audit.js';
 import type { Authority } from '../ports/authority.js';
 import type { Caller, CommandResult, IncidentCommands, IncidentView, Viewer } from './incident-commands.js';
+import { dispatchFixOrder } from './dispatch-fix-orders.js';
 
 export interface CommandDeps {
   store: IncidentStore;
@@ -83,7 +84,7 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
     if (!incident) return { ok: false, code: 'ERR_NOT_FOUND', message: `No incident ${input.incidentId}.` };
     // A double click or a Slack retry finds the decision already made: same answer, no second effect.
     if (incident.decision?.verdict === verdict && incident.decision.proposalHash === input.proposalHash) {
-      if (verdict === 'approved' && incident.state === 'approved') await deps.enqueueFix(incident.id, input.proposalHash, incident.round);
+      if (verdict === 'approved' && incident.state === 'approved') await dispatchFixOrder(deps, fixOrderOf(incident, incident.decision.actor.id));
       return { ok: true, view: await view(incident), message: `Already ${verdict} by ${incident.decision.actor.name ?? incident.decision.actor.id}.` };
     }
     if (incident.state !== 'awaiting_approval') {
@@ -96,14 +97,17 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
     const decided = await deps.store.update(incident.id, (current) => {
       if (current.state !== 'awaiting_approval' || current.proposal?.contentHash !== input.proposalHash) return undefined;
       const decision = { verdict, actor: actorOf(input.caller), proposalHash: input.proposalHash, at, reason: input.reason };
-      return { incident: { ...transition(current, verdict, at), decision }, audit: [{ at, action, outcome: 'allowed', actor: decision.actor, reason: input.reason, details: { proposalHash: input.proposalHash } }] };
+      const decided = { ...transition(current, verdict, at), decision };
+      // The decision, the approval record and the fix job are one promise: the outbox entry is
+      // written with the decision, so a crash right after it still ends in the job.
+      const order = verdict === 'approved' ? fixOrderOf(decided, input.caller.userId) : undefined;
+      return { incident: decided, audit: [{ at, action, outcome: 'allowed', actor: decision.actor, reason: input.reason, details: { proposalHash: input.proposalHash } }], ...(order ? { order } : {}) };
     });
     if (decided.decision?.at !== at || decided.state !== verdict) {
       return { ok: false, code: 'ERR_CONFLICT', message: `Incident ${incident.id} was decided by someone else a moment ago.` };
     }
     if (verdict === 'approved') {
-      await deps.recordApproval(decided, input.caller.userId);
-      await deps.enqueueFix(decided.id, input.proposalHash, decided.round);
+      await dispatchFixOrder(deps, fixOrderOf(decided, input.caller.userId));
     } else {
       await deps.learn?.(decided);
     }
@@ -171,6 +175,10 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
       return { ok: true, view: await view(incident), message: `Thanks — feedback on the ${target} recorded.` };
     },
   };
+}
+
+function fixOrderOf(incident: Incident, approverId: string): FixOrder {
+  return { kind: 'apply-fix', incidentId: incident.id, proposalHash: incident.decision?.proposalHash ?? '', round: incident.round, approverId };
 }
 
 // The evidence stays (logs, similar docs, recent changes); the analysis and the fix are redone.

@@ -130,7 +130,7 @@ export function buildHarness(
     authority: options.authority ?? createConfiguredAuthority({ approvers: options.approvers ?? [APPROVER, SECOND_APPROVER], elevatedApprovers: options.elevated ?? [ELEVATED] }),
     audit,
     approvals,
-    locks: createTargetLocks(redis, prefix, { ttlMs: 60_000 }),
+    locks: createTargetLocks(redis, prefix, { leaseMs: 60_000 }),
     challenges: createStepUpChallenges(redis, prefix, { secret: STEP_UP_SECRET, ttlMs: 120_000, now }),
     breakers,
     cache: createReadCache({ ttlMs: 120_000, now }),

@@ -14,7 +14,9 @@ export type { SplunkEventRow };
 
 export type SplunkFault =
   | { kind: 'status'; status: number; body: string }
-  | { kind: 'fatal-in-stream' | 'reset' | 'stall' | 'truncate' | 'malformed' | 'bad-utf8'; afterRows: number };
+  | { kind: 'fatal-in-stream' | 'reset' | 'stall' | 'truncate' | 'malformed' | 'bad-utf8'; afterRows: number }
+  /** A slow search: nothing is sent for `ms`, then the result streams as usual. */
+  | { kind: 'slow'; ms: number };
 
 export interface ReceivedSearch {
   endpoint: 'export' | 'jobs';
@@ -44,6 +46,8 @@ export interface LoopbackSplunk {
   jobs: Map<string, SplunkEventRow[]>;
   /** Result rows of export streams written to sockets so far (the stream waits while the reader lags). */
   exported: { rows: number };
+  /** Export requests whose client closed the connection before the response was complete. */
+  cancelled: { requests: number };
   fault(fault: SplunkFault): void;
   expireSessions(): void;
   close(): Promise<void>;
@@ -115,6 +119,7 @@ export async function startLoopbackSplunk(options: LoopbackSplunkOptions = {}): 
   }
 
   const exported = { rows: 0 };
+  const cancelled = { requests: 0 };
 
   // Like splunkd, the stream goes no faster than the reader: each write waits for the socket to drain.
   async function write(res: ServerResponse, text: string): Promise<void> {
@@ -136,7 +141,7 @@ export async function startLoopbackSplunk(options: LoopbackSplunkOptions = {}): 
     if (result.length === 0 && !fault) { res.end('{"preview":false,"lastrow":true}\n'); return; }
     let batch: string[] = [];
     for (let i = 0; i < result.length; i++) {
-      if (fault && fault.kind !== 'status' && i === fault.afterRows) break;
+      if (fault && 'afterRows' in fault && i === fault.afterRows) break;
       batch.push(JSON.stringify({ preview: false, offset: i, ...(i === result.length - 1 ? { lastrow: true } : {}), result: result[i] }));
       if (batch.length === 200) {
         await write(res, `${batch.join('\n')}\n`);
@@ -182,8 +187,15 @@ export async function startLoopbackSplunk(options: LoopbackSplunkOptions = {}): 
     }
     if (path === '/services/search/v2/jobs/export' && req.method === 'POST') {
       const form = await readForm(req);
-      const fault = faults.shift();
+      let fault = faults.shift();
+      res.once('close', () => (res.writableEnded ? undefined : (cancelled.requests += 1)));
       if (fault?.kind === 'status') { searches.push({ endpoint: 'export', search: form.search ?? '', form }); send(res, fault.status, fault.body); return; }
+      if (fault?.kind === 'slow') {
+        const { ms } = fault;
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        fault = undefined;
+        if (res.destroyed) return;
+      }
       const result = evaluate('export', form, res);
       if (result) await streamExport(res, result, /\|\s*sort\b/.test(form.search ?? ''), fault);
       return;
@@ -234,7 +246,7 @@ export async function startLoopbackSplunk(options: LoopbackSplunkOptions = {}): 
 
   return {
     url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
-    rows, searches, schemes, jobs, exported,
+    rows, searches, schemes, jobs, exported, cancelled,
     fault: (fault) => faults.push(fault),
     expireSessions: () => sessions.clear(),
     close: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),

@@ -51,11 +51,13 @@ describe('Medic\'s multi-key writes on a Redis Cluster of three masters', () => 
     await expect(budget.reserve('inc-1', 50)).rejects.toThrow(/MEDIC_TOKEN_BUDGET_INCIDENT/);
 
     expect(await withRedisLock(redis, `${prefix}lock:data:x`, async () => 'held')).toBe('held');
-    const locks = createTargetLocks(redis, prefix, { ttlMs: 5_000 });
-    const token = await locks.acquire('inc-1');
-    expect(token && (await locks.acquire('inc-1'))).toBeUndefined();
-    await locks.release('inc-1', token!);
-    expect(await locks.acquire('inc-1')).toEqual(expect.any(String));
+    const locks = createTargetLocks(redis, prefix, { leaseMs: 5_000 });
+    const lease = await locks.acquire('inc-1');
+    expect(lease && (await locks.acquire('inc-1'))).toBeUndefined();
+    await lease!.release();
+    const again = await locks.acquire('inc-1');
+    expect(again?.fence).toBeGreaterThan(lease!.fence);
+    await again!.release();
     const approvals = createApprovalStore(redis, prefix, { ttlMs: 5_000 });
     const approval = await approvals.recordApproval({ tool: 'git.push', argsHash: 'h', incidentId: 'inc-1', approverId: 'U1' });
     expect(await approvals.findApproval('git.push', 'h', 'inc-1')).toEqual(approval);

@@ -92,6 +92,8 @@ export interface WorldOptions {
   script?: Record<string, unknown[]>;
   /** A Redis Cluster or Sentinel started by the test; the keys then carry a hash tag, as Medic's default prefix does. */
   redis?: WorldRedis;
+  /** Another single Redis (a drill's own server, which it may kill). */
+  redisUrl?: string;
 }
 
 export async function createWorld(options: WorldOptions = {}): Promise<World> {
@@ -102,12 +104,12 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
   const scriptFile = join(dir, 'llm-script.json');
   await writeFile(scriptFile, JSON.stringify(options.script ?? (await checkoutFixScript())));
   const env: Record<string, string> = {
-    NODE_ENV: 'test', LOG_LEVEL: 'warn', ...(options.redis?.env ?? { REDIS_URL: TEST_REDIS_URL }), MEDIC_REDIS_PREFIX: prefix,
+    NODE_ENV: 'test', LOG_LEVEL: 'warn', ...(options.redis?.env ?? { REDIS_URL: options.redisUrl ?? TEST_REDIS_URL }), MEDIC_REDIS_PREFIX: prefix,
     MEDIC_DATA_DIR: join(dir, 'data'), MEDIC_SAMPLE_DIR: join(ROOT, 'data'), MEDIC_LOG_DIR: join(dir, 'logs'),
     MEDIC_LLM: options.llm ?? 'scripted', MEDIC_LLM_SCRIPT: scriptFile, MEDIC_CHAT: 'console',
     MEDIC_APPROVERS: APPROVER, MEDIC_JOB_LOCK_MS: '2000', MEDIC_POLL_INTERVAL_MS: '500', PORT: '0',
   };
-  const redis = createRedis(options.redis?.target ?? TEST_REDIS_URL, 'medic-test-world');
+  const redis = createRedis(options.redis?.target ?? options.redisUrl ?? TEST_REDIS_URL, 'medic-test-world');
   const chatOut = new PassThrough();
   let chatText = '';
   chatOut.on('data', (chunk: Buffer) => (chatText += chunk.toString()));

@@ -6,6 +6,7 @@ import { createFixProposal } from '../../src/domain/fix.js';
 import type { Incident } from '../../src/domain/incident.js';
 import { createIncidentCommands } from '../../src/use-cases/create-incident-commands.js';
 import type { IncidentCommands } from '../../src/use-cases/incident-commands.js';
+import { dispatchPendingFixOrders } from '../../src/use-cases/dispatch-fix-orders.js';
 import { buildEvent, buildIncident } from '../support/builders.js';
 import { createTestRedis } from '../support/redis.js';
 
@@ -59,7 +60,39 @@ describe('the incident use-cases', () => {
     const incident = await store.require('inc-test');
     expect(incident.state).toBe('approved');
     expect(incident.decision).toMatchObject({ verdict: 'approved', actor: { id: 'U_OK' }, proposalHash: proposal.contentHash });
-    expect(effects).toEqual([`record:inc-test:U_OK`, `fix:inc-test:${proposal.contentHash.slice(0, 8)}`, 'announce:approved', `fix:inc-test:${proposal.contentHash.slice(0, 8)}`]);
+    // The retry writes the approval record again (healing one a crash lost) and re-adds the same job id.
+    expect(effects).toEqual([`record:inc-test:U_OK`, `fix:inc-test:${proposal.contentHash.slice(0, 8)}`, 'announce:approved', `record:inc-test:U_OK`, `fix:inc-test:${proposal.contentHash.slice(0, 8)}`]);
+    expect(await store.pendingOrders()).toEqual([]);
+  });
+
+  it('a crash right after the decision leaves the fix order in the outbox, and draining it records the approval and enqueues the job', async () => {
+    const crashing = createIncidentCommands({
+      store, audit: createAuditLog(ctx.redis, ctx.prefix), clock: () => new Date('2026-11-30T10:00:00Z'),
+      authority: { resolve: async () => ({ approver: true, elevated: false, reader: true }) },
+      recordApproval: async () => { throw new Error('killed after the decision was written'); },
+      enqueueFix: async () => void effects.push('never'),
+      enqueueAnalysis: async () => undefined,
+    });
+    await expect(crashing.approve({ incidentId: 'inc-test', caller: approver, proposalHash: proposal.contentHash })).rejects.toThrow(/killed/);
+    expect((await store.require('inc-test')).state).toBe('approved');
+    expect(await store.pendingOrders()).toEqual([{ kind: 'apply-fix', incidentId: 'inc-test', proposalHash: proposal.contentHash, round: 0, approverId: 'U_OK' }]);
+    const drained = await dispatchPendingFixOrders({
+      store,
+      recordApproval: async (i, who) => void effects.push(`record:${i.id}:${who}`),
+      enqueueFix: async (id, hash) => void effects.push(`fix:${id}:${hash.slice(0, 8)}`),
+    });
+    expect(drained).toBe(1);
+    expect(effects).toEqual([`record:inc-test:U_OK`, `fix:inc-test:${proposal.contentHash.slice(0, 8)}`]);
+    expect(await store.pendingOrders()).toEqual([]);
+  });
+
+  it('an order drained after the fix started only completes the entry: no second approval record', async () => {
+    await commands.approve({ incidentId: 'inc-test', caller: approver, proposalHash: proposal.contentHash });
+    effects.length = 0;
+    await store.update('inc-test', (i) => ({ incident: { ...i, state: 'fixing' }, audit: [], order: { kind: 'apply-fix', incidentId: 'inc-test', proposalHash: proposal.contentHash, round: 0, approverId: 'U_OK' } }));
+    await dispatchPendingFixOrders({ store, recordApproval: async () => void effects.push('record'), enqueueFix: async () => void effects.push('fix') });
+    expect(effects).toEqual([]);
+    expect(await store.pendingOrders()).toEqual([]);
   });
 
   it('reject with a reason, announce it and learn from it; a later approve is refused', async () => {

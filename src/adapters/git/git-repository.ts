@@ -19,6 +19,8 @@ export interface GitRepositoryOptions {
   /** Medic's clone, under its data directory (e.g. `<MEDIC_DATA_DIR>/repo`). */
   workDir: string;
   credentials?: GitCredentials;
+  /** A git command silent this long is killed (MEDIC_GIT_TIMEOUT_MS). */
+  timeoutMs?: number;
   /** The clock for "changes in the last N days". */
   now?: () => Date;
 }
@@ -29,7 +31,7 @@ const RECORD = '\x1e';
 export function createGitRepository(options: GitRepositoryOptions): CodeRepository {
   assertCredentialFreeRemote(options.remoteUrl);
   const workDir = resolve(options.workDir);
-  const git = createGitRunner({ workDir, remoteUrl: options.remoteUrl, credentials: options.credentials });
+  const git = createGitRunner({ workDir, remoteUrl: options.remoteUrl, credentials: options.credentials, timeoutMs: options.timeoutMs });
   const now = options.now ?? (() => new Date());
   const originRef = `refs/remotes/origin/${options.branch}`;
 
@@ -47,6 +49,7 @@ export function createGitRepository(options: GitRepositoryOptions): CodeReposito
   }
 
   return {
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     sync,
     async check() {
       const adapter = `git ${options.remoteUrl} (${options.branch})`;

@@ -20,6 +20,8 @@ export interface GitRunnerOptions {
   remoteUrl: string;
   credentials?: GitCredentials;
   author?: { name: string; email: string };
+  /** A local command that prints nothing for this long is killed (simple-git's block timeout). */
+  timeoutMs?: number;
 }
 
 // Inherited so git runs at all and reaches the network the way the host does; everything else
@@ -38,8 +40,9 @@ export function createGitRunner(options: GitRunnerOptions): GitRunner {
   const config = [`user.name=${author.name}`, `user.email=${author.email}`, 'commit.gpgsign=false', 'core.autocrlf=false', 'advice.detachedHead=false'];
   let seen: string[] = [];
 
-  function git(baseDir: string, extraEnv: Record<string, string> = {}, allowEnvConfig = false): SimpleGit {
-    return simpleGit({ baseDir, config, unsafe: { allowUnsafeConfigEnvCount: allowEnvConfig } }).env({ ...baseEnv(), ...extraEnv });
+  // Only local commands get the silence timeout: a clone or fetch may rightly say nothing for long.
+  function git(baseDir: string, extraEnv: Record<string, string> = {}, allowEnvConfig = false, blockMs?: number): SimpleGit {
+    return simpleGit({ baseDir, config, unsafe: { allowUnsafeConfigEnvCount: allowEnvConfig }, ...(blockMs ? { timeout: { block: blockMs } } : {}) }).env({ ...baseEnv(), ...extraEnv });
   }
 
   function fail(args: string[], err: unknown, secrets: readonly string[]): MedicError {
@@ -57,7 +60,7 @@ export function createGitRunner(options: GitRunnerOptions): GitRunner {
     secrets: () => seen,
     async run(args, baseDir = options.workDir) {
       try {
-        return await git(baseDir).raw(args);
+        return await git(baseDir, {}, false, options.timeoutMs).raw(args);
       } catch (err) {
         throw fail(args, err, seen);
       }

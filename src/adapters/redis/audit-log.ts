@@ -9,16 +9,19 @@ export function auditKeys(prefix: string, incidentId?: string): string[] {
 
 /**
  * The append-only audit stream. Incident-scoped records also go to the incident's own stream so
- * `show` reads its trail without scanning everything. Both appends are one MULTI.
+ * `show` reads its trail without scanning everything. Both appends are one MULTI. The streams are
+ * capped (`MAXLEN ~`: Redis trims whole nodes, so a stream may run a little over `maxLen`); the
+ * forwarders (Splunk HEC, the JSON-lines archive) keep the full history where it is wanted.
  */
-export function createAuditLog(redis: RedisClient, prefix: string): AuditLog {
+export function createAuditLog(redis: RedisClient, prefix: string, options: { maxLen?: number } = {}): AuditLog {
+  const maxLen = options.maxLen ?? 1_000_000;
   return {
     async append(events) {
       if (events.length === 0) return;
       const multi = redis.multi();
       for (const event of events) {
         const record = JSON.stringify(AuditEvent.parse(event));
-        for (const key of auditKeys(prefix, event.incidentId)) multi.xadd(key, '*', 'event', record);
+        auditKeys(prefix, event.incidentId).forEach((key, i) => multi.xadd(key, 'MAXLEN', '~', i === 0 ? maxLen : Math.min(maxLen, 10_000), '*', 'event', record));
       }
       const results = await multi.exec();
       const failed = results?.find(([error]) => error);

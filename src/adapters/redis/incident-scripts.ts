@@ -63,6 +63,8 @@ local function open_incident(n, first, last, promotedFrom)
   redis.call('SET', prefix .. 'incident:' .. newId, json)
   redis.call('ZADD', KEYS[3], now, newId)
   redis.call('HINCRBY', KEYS[19], cjson.decode(json)['state'], 1)
+  -- per-state index (incidents:state:<state> zset, scored like the incidents zset)
+  redis.call('ZADD', prefix .. 'incidents:state:' .. cjson.decode(json)['state'], now, newId)
   redis.call('SADD', KEYS[4], newId)
   redis.call('HSET', prefix .. 'incident:' .. newId .. ':stats', 'count', 0, 'firstSeen', first, 'lastSeen', last, 'weight', weight)
   count_into(newId, n, first, last)
@@ -173,6 +175,8 @@ if (maxAll > 0 and openedAll >= maxAll) or (maxService > 0 and openedService >= 
     redis.call('SET', prefix .. 'incident:' .. oid, template)
     redis.call('ZADD', KEYS[3], now, oid)
     redis.call('HINCRBY', KEYS[19], cjson.decode(template)['state'], 1)
+    -- per-state index (incidents:state:<state> zset, scored like the incidents zset)
+    redis.call('ZADD', prefix .. 'incidents:state:' .. cjson.decode(template)['state'], now, oid)
   end
   redis.call('SADD', KEYS[12], ARGV[13])
   redis.call('PEXPIRE', KEYS[12], leftMs + 7200000)
@@ -212,9 +216,13 @@ return 1
 
 /**
  * Compare-and-set of an incident record plus its audit records, in one step; a state change moves
- * one count between states in the by-state hash.
- * KEYS: incident key, global audit stream, incident audit stream, incidents:by-state hash
- * ARGV: expectedVersion, newJson, auditJson...
+ * one count between states in the by-state hash, and the id between the per-state indexes.
+ * The record keeps its TTL (a closed incident's retention) across writes.
+ * KEYS: incident key, global audit stream, incident audit stream, incidents:by-state hash,
+ *       5 outbox hash (order field -> order json), 6 incidents:state:<current state> zset,
+ *       7 incidents:state:<next state> zset, 8 incidents zset (the index score)
+ * ARGV: expectedVersion, newJson, orderField ('' for none), orderJson, 5 audit MAXLEN,
+ *       6 incident audit MAXLEN, auditJson...
  * Returns 1 on success, 0 when the version moved (caller re-reads and retries), -1 when missing.
  */
 export const UPDATE_INCIDENT = `
@@ -222,15 +230,20 @@ local current = redis.call('GET', KEYS[1])
 if not current then return -1 end
 local decoded = cjson.decode(current)
 if tostring(decoded['version']) ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2])
+redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
 local nextState = cjson.decode(ARGV[2])['state']
 if nextState ~= decoded['state'] then
   redis.call('HINCRBY', KEYS[4], decoded['state'], -1)
   redis.call('HINCRBY', KEYS[4], nextState, 1)
 end
-for i = 3, #ARGV do
-  redis.call('XADD', KEYS[2], '*', 'event', ARGV[i])
-  redis.call('XADD', KEYS[3], '*', 'event', ARGV[i])
+-- per-state index: the id moves to its new state's zset, keeping its creation score
+redis.call('ZREM', KEYS[6], decoded['id'])
+redis.call('ZADD', KEYS[7], redis.call('ZSCORE', KEYS[8], decoded['id']) or '0', decoded['id'])
+-- outbox: the promised work is written with the change it follows from
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[5], ARGV[3], ARGV[4]) end
+for i = 7, #ARGV do
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'event', ARGV[i])
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[6], '*', 'event', ARGV[i])
 end
 return 1
 `;

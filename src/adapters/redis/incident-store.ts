@@ -8,8 +8,11 @@ import { MERGE_FAMILY } from './family-merge-script.js';
 import { finishMerges, resolveMerged } from './finish-merges.js';
 import { loadGroupingDecisions } from './grouping-decision-store.js';
 import { listOverflowFamilies } from './overflow-families.js';
-import type { IncidentStore, IngestStatus, QuietIncident } from '../../ports/incident-store.js';
+import type { FixOrder, IncidentStore, IngestStatus, QuietIncident } from '../../ports/incident-store.js';
+import { z } from 'zod';
 import { INGEST_EVENT, RELEASE_FINGERPRINT, UPDATE_INCIDENT } from './incident-scripts.js';
+import { cancelExpiry, pruneExpired, scheduleExpiry } from './retention.js';
+import { createStateIndex, stateIndexKey } from './state-index.js';
 
 type RedisWithScripts = RedisClient & {
   medicIngest(...args: (string | number)[]): Promise<[IngestStatus, string]>;
@@ -23,17 +26,29 @@ type IngestPipeline = {
   exec(): Promise<[Error | null, unknown][] | null>;
 };
 
+const FixOrderSchema = z.object({ kind: z.literal('apply-fix'), incidentId: z.string().min(1), proposalHash: z.string().min(1), round: z.number().int().min(0), approverId: z.string().min(1) });
+const orderField = (order: FixOrder) => `${order.kind}:${order.incidentId}:r${order.round}:${order.proposalHash}`;
+
 const SAMPLE_CAP = 20;
 const MAX_CAS_ATTEMPTS = 20;
 /** How long a closed incident is remembered as its family's predecessor. */
 const PREDECESSOR_TTL_MS = 30 * 86_400_000;
 
-export function createIncidentStore(redis: RedisClient, prefix: string): IncidentStore {
+export interface IncidentStoreOptions {
+  /** A closed (resolved) incident is deleted this long after it closed; 0 keeps it. */
+  retentionMs?: number;
+  /** XADD MAXLEN ~ of the audit stream; each incident's own stream is capped at the smaller of it and 10,000. */
+  auditMaxLen?: number;
+}
+
+export function createIncidentStore(redis: RedisClient, prefix: string, options: IncidentStoreOptions = {}): IncidentStore {
+  const retentionMs = options.retentionMs ?? 0;
+  const auditMaxLen = options.auditMaxLen ?? 1_000_000;
   const r = redis as RedisWithScripts;
   if (typeof r.medicIngest !== 'function') {
     redis.defineCommand('medicIngest', { numberOfKeys: 19, lua: INGEST_EVENT });
     redis.defineCommand('medicMergeFamily', { numberOfKeys: 7, lua: MERGE_FAMILY });
-    redis.defineCommand('medicUpdateIncident', { numberOfKeys: 4, lua: UPDATE_INCIDENT });
+    redis.defineCommand('medicUpdateIncident', { numberOfKeys: 8, lua: UPDATE_INCIDENT });
     redis.defineCommand('medicReleaseFingerprint', { numberOfKeys: 3, lua: RELEASE_FINGERPRINT });
   }
   const key = (id: string) => `${prefix}incident:${id}`;
@@ -53,7 +68,11 @@ export function createIncidentStore(redis: RedisClient, prefix: string): Inciden
     volume: (hour: number, service?: string) => (service === undefined ? `${prefix}cap:${hour}:volume` : `${prefix}cap:${service}:${hour}:volume`),
     merged: `${prefix}merged`,
     mergesPending: `${prefix}merges:pending`,
+    outbox: `${prefix}outbox`,
+    state: stateIndexKey(prefix),
   };
+
+  const states = createStateIndex(redis, prefix);
 
   async function get(id: string): Promise<Incident | undefined> {
     const json = await redis.get(key(id));
@@ -134,19 +153,47 @@ export function createIncidentStore(redis: RedisClient, prefix: string): Inciden
         if (!mutation) return current;
         const next = Incident.parse({ ...mutation.incident, version: current.version + 1 });
         const audit = mutation.audit.map((event) => JSON.stringify(AuditEvent.parse({ ...event, incidentId: id })));
-        const result = await r.medicUpdateIncident(key(id), `${prefix}audit`, `${prefix}audit:${id}`, keys.byState, String(current.version), JSON.stringify(next), ...audit);
-        if (result === 1) return next;
+        const order = mutation.order ? [orderField(mutation.order), JSON.stringify(FixOrderSchema.parse(mutation.order))] : ['', ''];
+        const result = await r.medicUpdateIncident(
+          key(id), `${prefix}audit`, `${prefix}audit:${id}`, keys.byState, keys.outbox, keys.state(current.state), keys.state(next.state), keys.incidents,
+          String(current.version), JSON.stringify(next), ...order, auditMaxLen, Math.min(auditMaxLen, 10_000), ...audit,
+        );
+        if (result === 1) {
+          // Retention starts when an incident is resolved, and stops if it is reopened.
+          if (retentionMs > 0 && next.state === 'closed' && current.state !== 'closed') await scheduleExpiry(redis, prefix, id, retentionMs, Date.now());
+          if (current.state === 'closed' && next.state !== 'closed') await cancelExpiry(redis, prefix, id);
+          return next;
+        }
         if (result === -1) throw new MedicError(ErrorCode.NotFound, `No incident ${id}.`);
       }
       throw new MedicError(ErrorCode.Conflict, `Incident ${id} kept changing under concurrent writers; try again.`, { transient: true });
     },
     async list(options = {}) {
-      const ids = await redis.zrevrange(keys.incidents, 0, (options.limit ?? 1000) - 1);
+      const limit = options.limit ?? 1000;
+      if (options.states) {
+        const ids = await states.newest(options.states, limit);
+        if (ids.length === 0) return [];
+        const rows = await redis.mget(...ids.map(key));
+        // An index a moment behind a concurrent write is filtered by the record's own state.
+        return rows.flatMap((json) => (json === null ? [] : [Incident.parse(JSON.parse(json))])).filter((i) => options.states?.includes(i.state));
+      }
+      const ids = await redis.zrevrange(keys.incidents, 0, limit - 1);
       if (ids.length === 0) return [];
       const rows = await redis.mget(...ids.map(key));
       const incidents = rows.flatMap((json) => (json === null ? [] : [Incident.parse(JSON.parse(json))]));
       return options.states ? incidents.filter((i) => options.states?.includes(i.state)) : incidents;
     },
+    async pendingOrders() {
+      const rows = Object.values(await redis.hgetall(keys.outbox));
+      return rows.flatMap((json) => {
+        const parsed = FixOrderSchema.safeParse(JSON.parse(json));
+        return parsed.success ? [parsed.data] : [];
+      });
+    },
+    async completeOrder(order) {
+      await redis.hdel(keys.outbox, orderField(order));
+    },
+    pruneExpired: (nowMs) => pruneExpired(redis, prefix, nowMs),
     async countByState() {
       const [[, counts], [, exists]] = ((await redis.multi().hgetall(keys.byState).exists(keys.byState).exec()) ?? [[null, {}], [null, 0]]) as [[unknown, Record<string, string>], [unknown, number]];
       if (exists === 0 && (await redis.zcard(keys.incidents)) > 0) return rebuildCounts();

@@ -16,6 +16,8 @@ export interface TransportRequest {
   query?: Record<string, string>;
   form?: Record<string, string>;
   headers?: Record<string, string>;
+  /** Aborting destroys the request (or the response being read): Splunk sees the connection close. */
+  signal?: AbortSignal;
 }
 
 export interface Transport {
@@ -44,7 +46,15 @@ export function createTransport(options: TransportOptions): Transport {
         headers['content-length'] = String(Buffer.byteLength(body));
       }
       return new Promise<IncomingMessage>((resolve, reject) => {
+        const { signal } = request;
+        const cancelled = () => new MedicError(ErrorCode.UpstreamUnavailable, `The request to Splunk at ${where} was cancelled by its caller (${signal?.reason instanceof Error ? signal.reason.message : 'aborted'}).`, { transient: true });
+        if (signal?.aborted) return reject(cancelled());
         const req = (secure ? https : http).request(url, { method: request.method, headers, agent });
+        const onAbort = () => (response ?? req).destroy(cancelled());
+        signal?.addEventListener('abort', onAbort, { once: true });
+        req.once('close', () => {
+          if (!response) signal?.removeEventListener('abort', onAbort);
+        });
         const connectTimer = setTimeout(() => {
           req.destroy(new MedicError(ErrorCode.UpstreamUnavailable, `Splunk at ${where} did not accept a connection within ${options.connectTimeoutMs} ms; check SPLUNK_URL and the network path to port 8089.`, { transient: true }));
         }, options.connectTimeoutMs);
@@ -61,6 +71,7 @@ export function createTransport(options: TransportOptions): Transport {
         req.on('response', (res) => {
           clearTimeout(connectTimer);
           response = res;
+          res.once('close', () => signal?.removeEventListener('abort', onAbort));
           resolve(res);
         });
         req.on('error', (error) => {

@@ -5,6 +5,8 @@ export interface RetryPolicy {
   baseMs: number;
   maxMs?: number;
   random?: () => number;
+  /** Once aborted, a failed attempt is not retried. */
+  signal?: AbortSignal;
 }
 
 /** Retries transient coded errors with exponential backoff and jitter (half to full delay); others fail at once. */
@@ -14,7 +16,7 @@ export async function withRetry<T>(policy: RetryPolicy, attempt: () => Promise<T
     try {
       return await attempt();
     } catch (error) {
-      if (n >= policy.retries || !isMedicError(error) || !error.transient) throw error;
+      if (n >= policy.retries || !isMedicError(error) || !error.transient || policy.signal?.aborted) throw error;
       const ceiling = Math.min(policy.maxMs ?? 30_000, policy.baseMs * 2 ** n);
       await new Promise((resolve) => setTimeout(resolve, Math.round(ceiling * (0.5 + random() / 2))));
     }

@@ -13,6 +13,8 @@ export interface SearchRequest {
   /** Event-time bounds: epoch seconds (fractions allowed) or relative specs like `-15m`. */
   earliestTime?: string;
   latestTime?: string;
+  /** Cancels the search: the request in flight is destroyed and no retry follows. */
+  signal?: AbortSignal;
 }
 
 export interface SplunkClient {
@@ -56,8 +58,8 @@ export function createSplunkClient(options: SplunkClientOptions): SplunkClient {
     }
   }
 
-  async function json(method: TransportRequest['method'], path: string, query?: Record<string, string>, form?: Record<string, string>): Promise<unknown> {
-    const res = await send({ method, path, query, form });
+  async function json(method: TransportRequest['method'], path: string, query?: Record<string, string>, form?: Record<string, string>, signal?: AbortSignal): Promise<unknown> {
+    const res = await send({ method, path, query, form, signal });
     const body = await readSmallBody(res, 256 * 1024 * 1024).catch((error: unknown) => {
       throw toTransportError(error, where);
     });
@@ -78,7 +80,7 @@ export function createSplunkClient(options: SplunkClientOptions): SplunkClient {
   }
 
   async function exportSearch(request: SearchRequest, onRows: (rows: SplunkRow[]) => void | Promise<void>): Promise<void> {
-    const res = await send({ method: 'POST', path: '/services/search/v2/jobs/export', form: searchForm(request) });
+    const res = await send({ method: 'POST', path: '/services/search/v2/jobs/export', form: searchForm(request), signal: request.signal });
     try {
       await readExportStream(res, onRows);
     } catch (error) {
@@ -89,7 +91,8 @@ export function createSplunkClient(options: SplunkClientOptions): SplunkClient {
 
   function jobSearch(request: SearchRequest, onRows: (rows: SplunkRow[]) => void | Promise<void>): Promise<void> {
     const search = { form: searchForm(request), pageSize: options.pageSize ?? 10_000, deadlineMs: options.readTimeoutMs ?? 60_000 };
-    return runSearchJob({ json }, search, (ms) => new Promise((resolve) => setTimeout(resolve, ms)), onRows);
+    const bound = { json: (...args: Parameters<typeof json>) => json(args[0], args[1], args[2], args[3], request.signal) };
+    return runSearchJob(bound, search, (ms) => new Promise((resolve) => setTimeout(resolve, ms)), onRows);
   }
 
   /** One attempt: the v2 export, or the job endpoints on servers without it. */
@@ -109,9 +112,9 @@ export function createSplunkClient(options: SplunkClientOptions): SplunkClient {
 
   return {
     where,
-    searchStream: (request, onRows) => withRetry(policy, () => attemptSearch(request, onRows)),
+    searchStream: (request, onRows) => withRetry({ ...policy, signal: request.signal }, () => attemptSearch(request, onRows)),
     search(request) {
-      return withRetry(policy, async () => {
+      return withRetry({ ...policy, signal: request.signal }, async () => {
         // Collected per attempt: a retry starts the result over.
         const rows: SplunkRow[] = [];
         await attemptSearch(request, (batch) => {

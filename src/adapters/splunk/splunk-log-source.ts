@@ -35,7 +35,7 @@ export function createSplunkLogSource(options: SplunkLogSourceOptions, client: S
   const maxAgeS = options.maxEventAgeS ?? 86_400;
   const maxEvents = options.maxEventsPerPoll ?? 10_000;
 
-  async function pollStream(checkpointText: string | undefined, onEvents: (events: ErrorEvent[]) => Promise<void>): Promise<{ checkpoint: string; events: number }> {
+  async function pollStream(checkpointText: string | undefined, onEvents: (events: ErrorEvent[]) => Promise<void>, signal?: AbortSignal): Promise<{ checkpoint: string; events: number }> {
     const checkpoint = decodeCheckpoint(checkpointText);
     // Rows already handed over come back in the overlap; the cap counts only new ones.
     const bounds = { overlapS, lookbackS, maxAgeS, maxEvents: maxEvents + checkpoint.seen.length };
@@ -45,7 +45,7 @@ export function createSplunkLogSource(options: SplunkLogSourceOptions, client: S
     const tracked: { id: string; indexTime: number | undefined }[] = [];
     let indexTime = checkpoint.indexTime;
     let count = 0;
-    await client.searchStream(buildPollSearch(pollBase, checkpoint, bounds), async (rows) => {
+    await client.searchStream({ ...buildPollSearch(pollBase, checkpoint, bounds), signal }, async (rows) => {
       const events: ErrorEvent[] = [];
       for (const row of rows) {
         const result = normalizeRow(row, normalize);
@@ -70,17 +70,19 @@ export function createSplunkLogSource(options: SplunkLogSourceOptions, client: S
 
   return {
     name: 'splunk',
-    pollStream,
-    async poll(checkpointText): Promise<PollResult> {
+    // One silent attempt takes a connect plus a read timeout: the gateway's deadline must not be shorter.
+    timeoutMs: (options.client.connectTimeoutMs ?? 5_000) + (options.client.readTimeoutMs ?? 60_000),
+    pollStream: (checkpointText, onEvents) => pollStream(checkpointText, onEvents),
+    async poll(checkpointText, readOptions): Promise<PollResult> {
       const events: ErrorEvent[] = [];
       const { checkpoint } = await pollStream(checkpointText, async (batch) => {
         for (const event of batch) events.push(event);
-      });
+      }, readOptions?.signal);
       return { events, checkpoint };
     },
 
-    async window(query: WindowQuery): Promise<RawLogLine[]> {
-      const rows = await client.search(buildWindowSearch(windowBase, query, normalize)).catch((error: unknown) => {
+    async window(query: WindowQuery, readOptions): Promise<RawLogLine[]> {
+      const rows = await client.search({ ...buildWindowSearch(windowBase, query, normalize), signal: readOptions?.signal }).catch((error: unknown) => {
         throw asMedicError(error);
       });
       return rows

@@ -27,7 +27,8 @@ export const GatewayEnv = {
   MEDIC_AUTOMATION_SECRET: secret('MEDIC_AUTOMATION_SECRET'),
   MEDIC_GATEWAY_READ_TIMEOUT_MS: intFrom(5_000, 100, 60_000),
   MEDIC_GATEWAY_WRITE_TIMEOUT_MS: intFrom(120_000, 1_000, 600_000),
-  MEDIC_GATEWAY_LOCK_MS: intFrom(180_000, 1_000),
+  /** Lease of the per-target "action in flight" lock, renewed while its holder lives (a dead one frees it this fast). */
+  MEDIC_GATEWAY_LOCK_MS: intFrom(5_000, 500, 600_000),
   MEDIC_GATEWAY_READ_CACHE_MS: intFrom(120_000, 0),
   MEDIC_BREAKER_FAILURES: intFrom(3, 1, 100),
   MEDIC_BREAKER_COOLDOWN_MS: intFrom(30_000, 1_000),

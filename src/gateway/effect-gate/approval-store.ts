@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RedisClient } from '../../adapters/redis/connect.js';
+import { tryAcquireLease, type Lease } from '../../adapters/redis/leased-lock.js';
 
 export interface Approval {
   approvalId: string;
@@ -22,9 +23,11 @@ export interface ApprovalStore {
 }
 
 export interface TargetLocks {
-  /** At most one MUTATING/DESTRUCTIVE call in flight per target, across every worker. */
-  acquire(target: string): Promise<string | undefined>;
-  release(target: string, token: string): Promise<void>;
+  /**
+   * At most one MUTATING/DESTRUCTIVE call in flight per target, across every worker. The lock is
+   * a lease its holder renews while alive: a killed worker's lock frees within one lease.
+   */
+  acquire(target: string): Promise<Lease | undefined>;
 }
 
 export function createApprovalStore(redis: RedisClient, prefix: string, options: { ttlMs: number; now?: () => number }): ApprovalStore {
@@ -46,19 +49,8 @@ export function createApprovalStore(redis: RedisClient, prefix: string, options:
   };
 }
 
-// Compare-and-delete: a lock that expired and was taken by another worker is not ours to free.
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
-
-export function createTargetLocks(redis: RedisClient, prefix: string, options: { ttlMs: number }): TargetLocks {
-  const key = (target: string) => `${prefix}gw:lock:${target}`;
+export function createTargetLocks(redis: RedisClient, prefix: string, options: { leaseMs: number }): TargetLocks {
   return {
-    async acquire(target) {
-      const token = randomUUID();
-      const ok = await redis.set(key(target), token, 'PX', options.ttlMs, 'NX');
-      return ok === 'OK' ? token : undefined;
-    },
-    async release(target, token) {
-      await redis.eval(RELEASE, 1, key(target), token);
-    },
+    acquire: (target) => tryAcquireLease(redis, `${prefix}gw:lock:${target}`, { leaseMs: options.leaseMs }),
   };
 }

@@ -40,6 +40,8 @@ export interface ReadToolDeps {
 export function createReadTools(deps: ReadToolDeps): AnyToolSpec[] {
   const { logs, repo, searchDocs, searchCode } = deps;
   const read = { effect: 'READ_ONLY', permission: 'read', reversible: true } as const;
+  // A read's deadline is its adapter's own timeout, when it has one, not the gateway's default.
+  const repoDeadline = repo?.timeoutMs ? { timeoutMs: repo.timeoutMs } : {};
   return [
     defineTool({
       ...read,
@@ -49,7 +51,8 @@ export function createReadTools(deps: ReadToolDeps): AnyToolSpec[] {
       schema: z.strictObject({ checkpoint: z.string().max(4_096).optional() }),
       identifiers: [],
       available: logs !== undefined,
-      handler: (args) => (logs ?? missing('The log source')).poll(args.checkpoint),
+      ...(logs?.timeoutMs ? { timeoutMs: logs.timeoutMs } : {}),
+      handler: (args, ctx) => (logs ?? missing('The log source')).poll(args.checkpoint, { signal: ctx.signal }),
     }),
     defineTool({
       ...read,
@@ -65,7 +68,8 @@ export function createReadTools(deps: ReadToolDeps): AnyToolSpec[] {
       }),
       identifiers: [['event', 'service'], ['event', 'correlationIds', '*'], ['event', 'sessionId']],
       available: logs !== undefined,
-      handler: (args) => (logs ?? missing('The log source')).window(args),
+      ...(logs?.timeoutMs ? { timeoutMs: logs.timeoutMs } : {}),
+      handler: (args, ctx) => (logs ?? missing('The log source')).window(args, { signal: ctx.signal }),
     }),
     defineTool({
       ...read,
@@ -92,6 +96,7 @@ export function createReadTools(deps: ReadToolDeps): AnyToolSpec[] {
     defineTool({
       ...read,
       name: 'code.read-file',
+      ...repoDeadline,
       summary: "Read one file of Medic's clone of the service repository",
       upstream: 'repo',
       cacheable: true,
@@ -103,6 +108,7 @@ export function createReadTools(deps: ReadToolDeps): AnyToolSpec[] {
     defineTool({
       ...read,
       name: 'code.list-files',
+      ...repoDeadline,
       summary: "List the files of Medic's clone",
       upstream: 'repo',
       cacheable: true,
@@ -126,6 +132,7 @@ export function createReadTools(deps: ReadToolDeps): AnyToolSpec[] {
     defineTool({
       ...read,
       name: 'git.log',
+      ...repoDeadline,
       summary: 'Recent commits touching the suspect files',
       upstream: 'repo',
       cacheable: true,
@@ -142,6 +149,7 @@ export function createReadTools(deps: ReadToolDeps): AnyToolSpec[] {
     defineTool({
       ...read,
       name: 'git.blame',
+      ...repoDeadline,
       summary: "The commit that last changed a line, or a function, of a file in Medic's clone (follows renames)",
       upstream: 'repo',
       cacheable: true,
@@ -156,6 +164,7 @@ export function createReadTools(deps: ReadToolDeps): AnyToolSpec[] {
     defineTool({
       ...read,
       name: 'git.commit-file',
+      ...repoDeadline,
       summary: "One file just before and after a commit, in Medic's clone",
       upstream: 'repo',
       cacheable: true,
