@@ -7,6 +7,9 @@ import { createAuditLog } from '../adapters/redis/audit-log.js';
 import { createSlackChat } from '../adapters/slack/slack-chat.js';
 import { createSlackUserGroups } from '../adapters/slack/slack-user-groups.js';
 import { createSlackWebClient } from '../adapters/slack/web-client.js';
+import { createRedisCallPacer } from '../adapters/redis/slack-pacer.js';
+import { createRedisCardVersions } from '../adapters/redis/card-delivery-state.js';
+import type { Metrics } from '../observability/metrics.js';
 import { validateFix } from '../analysts/validate-fix.js';
 import { boostRecentSuspects } from '../code-search/suspect-boost.js';
 import { searchCode } from '../code-search/search-code.js';
@@ -49,6 +52,8 @@ export interface AdapterContext {
   verboseChat?: boolean;
   /** Slack settings when the chat is Slack or the sandbox (decided once, shared with the web role). */
   slack?: SlackSettings;
+  /** Counts the card updates the chat adapter skips as stale. */
+  metrics?: Metrics;
 }
 
 /**
@@ -56,7 +61,7 @@ export interface AdapterContext {
  * configured, the embedded default otherwise — and puts every port the pipeline uses behind the
  * tool gateway, so each action is registered, checked, gated and audited.
  */
-export async function createAdapters({ config, redis, logger, chatOut, slack, verboseChat }: AdapterContext): Promise<Adapters> {
+export async function createAdapters({ config, redis, logger, chatOut, slack, verboseChat, metrics }: AdapterContext): Promise<Adapters> {
   const paths = medicPaths(config);
   const prefix = config.MEDIC_REDIS_PREFIX;
   const logs = createLogSource(config, paths, logger);
@@ -64,11 +69,18 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
   const { embedder, store } = await createRetrieval(config, paths);
 
   const mode = chatMode(config);
-  const slackClient = slack && createSlackWebClient({ token: slack.botToken, apiUrl: slack.apiUrl, retries: config.SLACK_RETRIES });
-  const chat: Chat = slackClient
+  // No client retries: the card delivery job owns them, with the pacer (one retry policy for Slack).
+  const slackClient = slack && createSlackWebClient({ token: slack.botToken, apiUrl: slack.apiUrl, retries: 0, timeoutMs: config.SLACK_TIMEOUT_MS });
+  const slackChat = slackClient && createSlackChat({
+    client: slackClient, channel: config.MEDIC_SLACK_CHANNEL,
+    pacer: createRedisCallPacer(redis, prefix, { callsPerSecond: config.MEDIC_SLACK_CALLS_PER_S }),
+    versions: createRedisCardVersions(redis, prefix),
+    onStale: () => metrics?.slackStaleUpdates.inc(),
+  });
+  const chat: Chat = slackChat
     ? mode === 'sandbox'
-      ? mirrorToConsole(createSlackChat({ client: slackClient, channel: config.MEDIC_SLACK_CHANNEL }), chatOut, { verbose: verboseChat })
-      : createSlackChat({ client: slackClient, channel: config.MEDIC_SLACK_CHANNEL })
+      ? mirrorToConsole(slackChat, chatOut, { verbose: verboseChat })
+      : slackChat
     : createConsoleChat({ redis, prefix, out: chatOut, channel: config.MEDIC_SLACK_CHANNEL });
   const authority = createConfiguredAuthority({
     approvers: approverIds(config),

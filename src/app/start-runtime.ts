@@ -64,7 +64,7 @@ export async function startRuntime(
     });
     slack.apiUrl = sandbox.apiUrl;
   }
-  const adapters = await createAdapters({ config, redis, logger, chatOut: options.chatOut ?? process.stdout, slack, verboseChat: options.verboseChat });
+  const adapters = await createAdapters({ config, redis, logger, chatOut: options.chatOut ?? process.stdout, slack, verboseChat: options.verboseChat, metrics });
   const crashAfter = new Set(config.MEDIC_CRASH_AFTER);
   const medic = createMedic({
     config, redis, adapters, logger, metrics,

@@ -163,6 +163,8 @@ export const Incident = z.object({
   /** Why no fix was proposed, when none was. */
   proposalNote: z.string().optional(),
   card: CardRef.optional(),
+  /** Set while Slack refuses or cannot take the card: why, since when, and the operator's next step. */
+  cardDelivery: z.object({ error: z.string(), upstreamCode: z.string().optional(), since: z.string(), attempts: z.number().int().nonnegative() }).optional(),
   decision: ApprovalDecision.optional(),
   fix: FixResult.optional(),
   error: z.string().optional(),

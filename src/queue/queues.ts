@@ -9,6 +9,12 @@ export interface Queues {
   sweep: Queue;
   watchChecks: Queue;
   forwardAudit: Queue;
+  deliverCard: Queue;
+  /**
+   * One delivery job per rendered version: a job finding its render already sent costs no Slack
+   * call, so repeats coalesce. Posts and final states outrank progress in the queue.
+   */
+  enqueueCardDelivery(incidentId: string, version: number, priority: 'final' | 'progress', attempts: number): Promise<void>;
   enqueueAnalysis(incidentId: string, round: number): Promise<void>;
   /** `round` is the incident's analysis round: approving the same proposal again after a re-run is a new job. */
   enqueueFix(incidentId: string, proposalHash: string, round: number): Promise<void>;
@@ -39,7 +45,19 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
   const sweep = make(QUEUE_NAMES.sweep);
   const watchChecks = make(QUEUE_NAMES.watchChecks);
   const forwardAudit = make(QUEUE_NAMES.forwardAudit);
+  const deliverCard = make(QUEUE_NAMES.deliverCard);
   return {
+    deliverCard,
+    async enqueueCardDelivery(incidentId, version, priority, attempts) {
+      await deliverCard.add('deliver-card', { incidentId, priority }, {
+        jobId: `${incidentId}-v${version}-${priority}`,
+        priority: priority === 'final' ? 1 : 10,
+        // Progress is never retried: the next render supersedes it.
+        attempts: priority === 'final' ? attempts : 1,
+        backoff: { type: 'custom' },
+        removeOnComplete: { age: 86_400, count: 10_000 },
+      });
+    },
     poll,
     analyze,
     fix,
@@ -67,7 +85,7 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
       await watchChecks.add('watch-checks', { incidentId, attempt }, { jobId: `${incidentId}-checks-${attempt}`, delay: delayMs, attempts: 3 });
     },
     async close() {
-      await Promise.all([poll.close(), analyze.close(), fix.close(), refreshCard.close(), sweep.close(), watchChecks.close(), forwardAudit.close()]);
+      await Promise.all([poll.close(), analyze.close(), fix.close(), refreshCard.close(), sweep.close(), watchChecks.close(), forwardAudit.close(), deliverCard.close()]);
     },
   };
 }

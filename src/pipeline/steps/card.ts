@@ -13,6 +13,8 @@ export const cardStep: Step = {
   name: 'card',
   async run(incident, deps) {
     const next = transition(incident, incident.proposal ? 'awaiting_approval' : 'reported', deps.clock().toISOString());
+    // The delivery job posts the thread diff and the final card once this state is persisted.
+    if (deps.requestCard) return { patch: { state: next.state }, details: { state: next.state } };
     const stats = await deps.store.stats(incident.id);
     const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, presentIncidentCard({ incident, stats })));
     const proposal = next.proposal;
