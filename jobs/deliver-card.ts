@@ -93,7 +93,8 @@ async function deliver(incident: Incident, priority: Priority, deps: DeliverCard
     incident = await deps.store.update(incident.id, (current) =>
       current.card ? undefined : { incident: { ...current, card: posted, updatedAt: at }, audit: [{ at, action: 'incident.card-posted', outcome: 'done', actor: PIPELINE_ACTOR }] },
     );
-    await deps.state.markSent(incident.id, digest(first));
+    // No markSent: a post found by its key (an earlier, timed-out try) shows that try's render, so
+    // the update below always follows a post.
     deps.metrics.cardDeliveries.inc({ outcome: 'posted' });
   }
   if (longDiff && incident.proposal) {

@@ -74,7 +74,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
   const slackChat = slackClient && createSlackChat({
     client: slackClient, channel: config.MEDIC_SLACK_CHANNEL,
     pacer: createRedisCallPacer(redis, prefix, { callsPerSecond: config.MEDIC_SLACK_CALLS_PER_S }),
-    versions: createRedisCardVersions(redis, prefix),
+    versions: createRedisCardVersions(redis, prefix), lateWindowMs: 2 * config.SLACK_TIMEOUT_MS,
     onStale: () => metrics?.slackStaleUpdates.inc(),
   });
   const chat: Chat = slackChat

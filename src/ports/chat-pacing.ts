@@ -22,4 +22,11 @@ export interface CallPacer {
 export interface CardVersions {
   /** True when `version` is at least the newest admitted for the card (and records it); false for a stale render. */
   admit(ref: CardRef, version: number): Promise<boolean>;
+  /**
+   * An update of the card timed out: Slack may still apply it for a while. No newer update goes out
+   * until `ms` have passed, so a late arrival can never land on top of a newer state.
+   */
+  unsettle(ref: CardRef, ms: number): Promise<void>;
+  /** How long the card must still wait after a timed-out update (0 when settled). */
+  unsettledMs(ref: CardRef): Promise<number>;
 }

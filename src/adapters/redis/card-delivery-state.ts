@@ -18,6 +18,12 @@ export function createRedisCardVersions(redis: Redis, prefix: string): CardVersi
     async admit(ref, version) {
       return Number(await redis.eval(ADMIT, 1, `${prefix}card:version:{${ref.channel}:${ref.ts}}`, version, MONTH_MS)) === 1;
     },
+    async unsettle(ref, ms) {
+      await redis.set(`${prefix}card:unsettled:{${ref.channel}:${ref.ts}}`, '1', 'PX', Math.max(1, Math.round(ms)));
+    },
+    async unsettledMs(ref) {
+      return Math.max(0, await redis.pttl(`${prefix}card:unsettled:{${ref.channel}:${ref.ts}}`));
+    },
   };
 }
 

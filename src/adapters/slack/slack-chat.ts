@@ -2,7 +2,7 @@ import type { types } from '@slack/bolt';
 import type { CardRef } from '../../domain/incident.js';
 import type { Chat, ChatMessage } from '../../ports/chat.js';
 import type { CallPacer, CallPriority, CardVersions } from '../../ports/chat-pacing.js';
-import { isMedicError } from '../../domain/errors.js';
+import { ErrorCode, MedicError, isMedicError } from '../../domain/errors.js';
 import type { ServiceCheck } from '../../ports/service-check.js';
 import { untrusted } from '../../presenters/mrkdwn.js';
 import { findMessagesByKey, keyMetadata } from './message-keys.js';
@@ -28,6 +28,8 @@ export type SlackChatOptions = {
   versions?: CardVersions;
   /** Called for every update skipped as stale (for metrics). */
   onStale?: () => void;
+  /** How long Slack may still apply an update after its call timed out (default 2 × the call deadline). */
+  lateWindowMs?: number;
 } & ({ client: SlackWebClient } | SlackClientOptions);
 
 /**
@@ -43,6 +45,7 @@ export type SlackChatOptions = {
 export function createSlackChat(options: SlackChatOptions): Chat & { channelId(): Promise<string> } {
   const client = 'client' in options ? options.client : createSlackWebClient(options);
   const { pacer } = options;
+  const lateWindowMs = options.lateWindowMs ?? ('client' in options ? 30_000 : 2 * (options.timeoutMs ?? 15_000));
   /** One Web API call in its channel's turn; a 429 holds the channel back for every worker. */
   const paced = async <T>(method: string, channel: string, priority: CallPriority, call: () => Promise<T>): Promise<T> => {
     await pacer?.take(channel, priority);
@@ -130,7 +133,10 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
 
     async postCard(key, message): Promise<CardRef> {
       const channel = await resolveChannel();
-      return { channel, ts: await postOnce(channel, key, message) };
+      const ref = { channel, ts: await postOnce(channel, key, message) };
+      // The posted render counts as sent: no update from an older version may follow it.
+      if (options.versions && message.version !== undefined) await options.versions.admit(ref, message.version);
+      return ref;
     },
 
     async updateCard(ref, unsafe): Promise<void> {
@@ -139,9 +145,17 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
         options.onStale?.();
         return; // a newer render was already sent: this one would take the card back in time
       }
+      const versions = options.versions;
+      const unsettled = versions ? await versions.unsettledMs(ref) : 0;
+      if (unsettled > 0) {
+        throw new MedicError(ErrorCode.UpstreamUnavailable, `An earlier update of card ${ref.ts} timed out and may still land; this one waits ${unsettled} ms.`, { transient: true, retryAfterMs: unsettled, upstreamCode: 'unsettled' });
+      }
       await paced('chat.update', ref.channel, message.progress ? 'progress' : 'final', () =>
         client.chat.update({ channel: ref.channel, ts: ref.ts, text: message.text, blocks: message.blocks as unknown as types.KnownBlock[] }),
-      );
+      ).catch(async (error: unknown) => {
+        if (versions && isMedicError(error) && error.upstreamCode === 'timeout') await versions.unsettle(ref, lateWindowMs);
+        throw error;
+      });
     },
 
     async replyInThread(ref, key, message): Promise<void> {
