@@ -73,7 +73,8 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
   const slackClient = slack && createSlackWebClient({ token: slack.botToken, apiUrl: slack.apiUrl, retries: 0, timeoutMs: config.SLACK_TIMEOUT_MS });
   const slackChat = slackClient && createSlackChat({
     client: slackClient, channel: config.MEDIC_SLACK_CHANNEL,
-    pacer: createRedisCallPacer(redis, prefix, { callsPerSecond: config.MEDIC_SLACK_CALLS_PER_S }),
+    // Slack's per-channel limit is Slack's: the loopback sandbox takes calls as fast as they come.
+    pacer: createRedisCallPacer(redis, prefix, { callsPerSecond: mode === 'sandbox' ? 100 : config.MEDIC_SLACK_CALLS_PER_S }),
     versions: createRedisCardVersions(redis, prefix), lateWindowMs: 2 * config.SLACK_TIMEOUT_MS,
     onStale: () => metrics?.slackStaleUpdates.inc(),
   });

@@ -10,6 +10,7 @@ import { createRefreshCardJob } from '../../jobs/refresh-card.js';
 import { createSweepJob } from '../../jobs/sweep.js';
 import { createDeliverCardJob, type DeliverCardDeps } from '../../jobs/deliver-card.js';
 import { createRedisCardDeliveryState } from '../adapters/redis/card-delivery-state.js';
+import type { RequestCard } from '../ports/card-delivery.js';
 import { describeCardDelivery } from './card-delivery-check.js';
 import { createAuditLog } from '../adapters/redis/audit-log.js';
 import { createCheckpointStore } from '../adapters/redis/checkpoint-store.js';
@@ -112,9 +113,9 @@ export function createMedic(parts: MedicParts): Medic {
     retry: { minMs: config.MEDIC_CARD_RETRY_MIN_MS, maxMs: config.MEDIC_CARD_RETRY_MAX_MS }, attempts: config.MEDIC_CARD_ATTEMPTS,
   };
 
+  const requestCard: RequestCard = (id, version, priority) => queues.enqueueCardDelivery(id, version, priority, config.MEDIC_CARD_ATTEMPTS);
   const pipeline: PipelineDeps = {
-    store, logs: adapters.logs, chat: adapters.chat,
-    requestCard: (id, version, priority) => queues.enqueueCardDelivery(id, version, priority, config.MEDIC_CARD_ATTEMPTS),
+    store, logs: adapters.logs, chat: adapters.chat, requestCard,
     analystFor: adapters.analystFor,
     findSimilarDocs: adapters.findSimilarDocs, findRecentChanges: adapters.findRecentChanges,
     searchCode: adapters.searchCode, validateFix: adapters.validateFix, runDiagnostics: adapters.runDiagnostics,
@@ -126,7 +127,7 @@ export function createMedic(parts: MedicParts): Medic {
     },
     clock, logger, metrics, afterStep,
   };
-  const fix: FixDeps = { store, chat: adapters.chat, publisher: adapters.publisher, pullRequests: adapters.pullRequests, clock, logger, metrics, afterStep, learn,
+  const fix: FixDeps = { store, chat: adapters.chat, requestCard, publisher: adapters.publisher, pullRequests: adapters.pullRequests, clock, logger, metrics, afterStep, learn,
     watchChecks: adapters.pullRequests.checks ? (incident) => queues.enqueueChecksWatch(incident.id, 0, config.MEDIC_CHECKS_INTERVAL_S * 1000) : undefined,
   };
   const poll: PollDeps = {
@@ -143,7 +144,7 @@ export function createMedic(parts: MedicParts): Medic {
     },
     enqueueFix: (id, hash, round) => queues.enqueueFix(id, hash, round),
     enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round),
-    announce: createDecisionAnnouncer({ chat: adapters.chat, logger, stats: (id) => store.stats(id) }),
+    announce: createDecisionAnnouncer({ chat: adapters.chat, logger, stats: (id) => store.stats(id), requestCard }),
     learn: (incident) => learn(incident),
   });
 

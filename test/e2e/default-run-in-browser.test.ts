@@ -136,7 +136,8 @@ describe('the default run in the browser', () => {
     const select = page.locator('#user');
     await select.selectOption((await select.locator('option', { hasText: /Alice \(approver\)/ }).getAttribute('value')) ?? '');
     const card = cardsWithApprove().first();
-    const title = (await card.locator('.block.section').first().textContent()) ?? '';
+    // By its ts, not its title: two services of the sample fail with the same message.
+    const ts = (await card.getAttribute('data-ts')) ?? '';
     await card.getByRole('button', { name: 'Approve' }).click();
     const confirm = page.locator('#confirm-dialog');
     await expect(confirm.textContent()).resolves.toMatch(/with exactly the \d+-line diff/);
@@ -145,7 +146,7 @@ describe('the default run in the browser', () => {
     const status = page.locator('#status');
     await status.getByText('Your click reached Medic; its answer appears in the channel.').waitFor({ timeout: 20_000 });
     expect(await page.evaluate("getComputedStyle(document.querySelector('#status')).backgroundColor")).not.toMatch(/^(transparent|rgba\(0, 0, 0, 0\))$/);
-    const approved = cards().filter({ hasText: title });
+    const approved = page.locator(`#messages > .message[data-ts="${ts}"]`);
     const reply = approved.locator('.reply', { hasText: /fix\/[\w./-]+/ }).first();
     await reply.waitFor({ timeout: 30_000 });
     await approved.getByText(/Branch pushed/).first().waitFor({ timeout: 20_000 });
