@@ -120,6 +120,16 @@ describe('Slack chat adapter: faults', () => {
     expect(top().filter((m) => m.metadata?.event_payload.key === 'lost-answer')).toHaveLength(1);
   });
 
+  it('check() reads the channel history, so a bot that passes auth.test but cannot see the channel fails', async () => {
+    const ok = await newChat().check();
+    expect(ok).toMatchObject({ ok: true });
+    expect(sandbox.state.calls.at(-1)?.method).toBe('conversations.history');
+    sandbox.injectFault({ method: 'conversations.history', error: 'not_in_channel' });
+    const check = await newChat().check();
+    expect(check.ok).toBe(false);
+    expect(check.detail).toMatch(/invite the bot/);
+  });
+
   it('check() reports a bad token without leaking it', async () => {
     const check = await newChat('incidents', 0, 'xoxb-secret-value-123').check();
     expect(check.ok).toBe(false);
