@@ -25,8 +25,6 @@ interface SlackLikeError {
   original?: { code?: string };
 }
 
-/** Platform errors that no retry fixes until the operator (or a join) does: the card waits for them. */
-export const OPERATOR_ERRORS = new Set(['channel_not_found', 'not_in_channel', 'is_archived', 'invalid_auth', 'not_authed', 'token_revoked', 'account_inactive', 'missing_scope']);
 
 /**
  * Turns a @slack/web-api error into a coded MedicError. Operator mistakes (auth, channel, scopes)
