@@ -8,7 +8,7 @@
  * own time (persisting, audit, git reads, code search, card).
  */
 import { cpus, loadavg } from 'node:os';
-import { createWorld } from '../test/support/medic-world.js';
+import { cardsDelivered, createWorld } from '../test/support/medic-world.js';
 import { stormLines } from '../test/support/storm-events.js';
 import type { BenchReport } from './report.js';
 
@@ -45,7 +45,8 @@ async function runStorm(): Promise<Storm> {
         const counts = await Promise.all(all.map(async (i) => (await medic.store.stats(i.id))?.count ?? 0));
         if (counts.reduce((a, b) => a + b, 0) === EVENTS) ingestedAt = performance.now();
       }
-      return all.length >= FAMILIES && all.every((i) => i.steps.card) ? all : undefined;
+      // Cards are their own job: the storm is over when the last one is posted, not when the analysis ends.
+      return all.length >= FAMILIES && all.every((i) => i.steps.card && i.card) && (await cardsDelivered(medic)) ? all : undefined;
     }, 'the storm to be analysed', 600_000);
     const done = performance.now();
     const rca = (await medic.audit.list({ count: 100_000 })).filter((a) => a.action === 'step.rca').length;

@@ -7,6 +7,9 @@ import { createAuditLog } from '../adapters/redis/audit-log.js';
 import { createSlackChat } from '../adapters/slack/slack-chat.js';
 import { createSlackUserGroups } from '../adapters/slack/slack-user-groups.js';
 import { createSlackWebClient } from '../adapters/slack/web-client.js';
+import { createRedisCallPacer } from '../adapters/redis/slack-pacer.js';
+import { createRedisCardVersions } from '../adapters/redis/card-delivery-state.js';
+import type { Metrics } from '../observability/metrics.js';
 import { validateFix } from '../analysts/validate-fix.js';
 import { boostRecentSuspects } from '../code-search/suspect-boost.js';
 import { searchCode } from '../code-search/search-code.js';
@@ -60,6 +63,8 @@ export interface AdapterContext {
   slack?: SlackSettings;
   /** The service catalog, when the caller read it already (the sandbox opens its channels). */
   catalog?: ServiceCatalog;
+  /** Counts the card updates the chat adapter skips as stale. */
+  metrics?: Metrics;
 }
 
 /**
@@ -67,7 +72,7 @@ export interface AdapterContext {
  * configured, the embedded default otherwise — and puts every port the pipeline uses behind the
  * tool gateway, so each action is registered, checked, gated and audited.
  */
-export async function createAdapters({ config, redis, logger, chatOut, slack, verboseChat, catalog: given }: AdapterContext): Promise<Adapters> {
+export async function createAdapters({ config, redis, logger, chatOut, slack, verboseChat, catalog: given, metrics }: AdapterContext): Promise<Adapters> {
   const paths = medicPaths(config);
   const prefix = config.MEDIC_REDIS_PREFIX;
   const logs = createLogSource(config, paths, logger);
@@ -86,11 +91,19 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
   const { embedder, store } = await createRetrieval(config, paths);
 
   const mode = chatMode(config);
-  const slackClient = slack && createSlackWebClient({ token: slack.botToken, apiUrl: slack.apiUrl, retries: config.SLACK_RETRIES });
-  const chat: Chat = slackClient
+  // No client retries: the card delivery job owns them, with the pacer (one retry policy for Slack).
+  const slackClient = slack && createSlackWebClient({ token: slack.botToken, apiUrl: slack.apiUrl, retries: 0, timeoutMs: config.SLACK_TIMEOUT_MS });
+  const slackChat = slackClient && createSlackChat({
+    client: slackClient, channel: catalog.current().defaultChannel,
+    // Slack's per-channel limit is Slack's: the loopback sandbox takes calls as fast as they come.
+    pacer: createRedisCallPacer(redis, prefix, { callsPerSecond: mode === 'sandbox' ? 100 : config.MEDIC_SLACK_CALLS_PER_S }),
+    versions: createRedisCardVersions(redis, prefix), lateWindowMs: 2 * config.SLACK_TIMEOUT_MS,
+    onStale: () => metrics?.slackStaleUpdates.inc(),
+  });
+  const chat: Chat = slackChat
     ? mode === 'sandbox'
-      ? mirrorToConsole(createSlackChat({ client: slackClient, channel: catalog.current().defaultChannel }), chatOut, { verbose: verboseChat })
-      : createSlackChat({ client: slackClient, channel: catalog.current().defaultChannel })
+      ? mirrorToConsole(slackChat, chatOut, { verbose: verboseChat })
+      : slackChat
     : createConsoleChat({ redis, prefix, out: chatOut, channel: catalog.current().defaultChannel });
   const authority = createCatalogAuthority({
     routeOf: (incidentId) => routed.routeOf(incidentId),

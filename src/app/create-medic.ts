@@ -9,6 +9,10 @@ import { createArchiveAuditJob } from '../../jobs/archive-audit.js';
 import { createHecClient } from '../adapters/splunk/hec-client.js';
 import { createRefreshCardJob } from '../../jobs/refresh-card.js';
 import { createSweepJob } from '../../jobs/sweep.js';
+import { createDeliverCardJob, type DeliverCardDeps } from '../../jobs/deliver-card.js';
+import { createRedisCardDeliveryState } from '../adapters/redis/card-delivery-state.js';
+import type { RequestCard } from '../ports/card-delivery.js';
+import { describeCardDelivery } from './card-delivery-check.js';
 import { createAuditLog } from '../adapters/redis/audit-log.js';
 import { createCheckpointStore } from '../adapters/redis/checkpoint-store.js';
 import { createTemplateSnapshotStore } from '../adapters/redis/template-snapshot-store.js';
@@ -110,9 +114,16 @@ export function createMedic(parts: MedicParts): Medic {
       .catch((error: unknown) => logger.warn({ incidentId: incident.id, err: error }, 'could not audit the write-back'));
   };
   const afterStep = parts.afterStep ? (step: string) => parts.afterStep?.(step) : undefined;
+  const cardState = createRedisCardDeliveryState(redis, prefix);
+  const delivery: DeliverCardDeps = {
+    store, chat: adapters.chat, state: cardState, clock, logger, metrics,
+    retry: { minMs: config.MEDIC_CARD_RETRY_MIN_MS, maxMs: config.MEDIC_CARD_RETRY_MAX_MS }, attempts: config.MEDIC_CARD_ATTEMPTS,
+  };
 
+  const requestCard: RequestCard = (id, version, priority) => queues.enqueueCardDelivery(id, version, priority, config.MEDIC_CARD_ATTEMPTS);
   const pipeline: PipelineDeps = {
-    store, logs: adapters.logs, chat: adapters.chat, analystFor: adapters.analystFor,
+    store, logs: adapters.logs, chat: adapters.chat, requestCard,
+    analystFor: adapters.analystFor,
     findSimilarDocs: adapters.findSimilarDocs, findRecentChanges: adapters.findRecentChanges,
     searchCode: adapters.searchCode, validateFix: adapters.validateFix, runDiagnostics: adapters.runDiagnostics,
     findSuspectCommits: adapters.findSuspectCommits, findRevert: adapters.findRevert, routeFor: adapters.routeFor,
@@ -125,7 +136,7 @@ export function createMedic(parts: MedicParts): Medic {
     },
     clock, logger, metrics, afterStep,
   };
-  const fix: FixDeps = { store, chat: adapters.chat, publisher: adapters.publisher, pullRequests: adapters.pullRequests, clock, logger, metrics, afterStep, learn,
+  const fix: FixDeps = { store, chat: adapters.chat, requestCard, publisher: adapters.publisher, pullRequests: adapters.pullRequests, clock, logger, metrics, afterStep, learn,
     watchChecks: adapters.pullRequests.checks ? (incident) => queues.enqueueChecksWatch(incident.id, 0, config.MEDIC_CHECKS_INTERVAL_S * 1000) : undefined,
   };
   const poll: PollDeps = {
@@ -145,7 +156,7 @@ export function createMedic(parts: MedicParts): Medic {
   const commands = createIncidentCommands({
     ...fixOrders, audit, authority: adapters.authority, clock,
     enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round),
-    announce: createDecisionAnnouncer({ chat: adapters.chat, logger, stats: (id) => store.stats(id) }),
+    announce: createDecisionAnnouncer({ chat: adapters.chat, logger, stats: (id) => store.stats(id), requestCard }),
     learn: (incident) => learn(incident),
   });
 
@@ -171,15 +182,17 @@ export function createMedic(parts: MedicParts): Medic {
           (error: unknown) => ({ name: 'redis', adapter: 'redis', ok: false, detail: String(error) }),
         ),
       };
+      const cardCheck: Checkable = { check: async () => describeCardDelivery(await cardState.failing(), await queues.deliverCard.getJobCounts('waiting', 'delayed', 'active', 'prioritized')) };
       // All at once, each bounded: `doctor` takes as long as its slowest check, never their sum.
-      return Promise.all([redisCheck, ...adapters.checks].map((c) => boundedCheck(c, CHECK_TIMEOUT_MS)));
+      return Promise.all([redisCheck, ...adapters.checks, cardCheck].map((c) => boundedCheck(c, CHECK_TIMEOUT_MS)));
     },
     ready: async () => [await checkRedisReady(redis)],
     async refreshGauges() {
-      for (const [name, queue] of Object.entries({ poll: queues.poll, analyze: queues.analyze, fix: queues.fix, refresh: queues.refreshCard, sweep: queues.sweep, checks: queues.watchChecks })) {
+      for (const [name, queue] of Object.entries({ poll: queues.poll, analyze: queues.analyze, fix: queues.fix, refresh: queues.refreshCard, sweep: queues.sweep, checks: queues.watchChecks, deliver: queues.deliverCard })) {
         const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
         for (const [state, n] of Object.entries(counts)) metrics.queueDepth.set({ queue: name, state }, n);
       }
+      metrics.cardsFailing.set((await cardState.failing()).length);
       const counts = await store.countByState();
       for (const state of IncidentState.options) metrics.incidentsByState.set({ state }, Math.max(0, counts[state] ?? 0));
     },
@@ -193,6 +206,7 @@ export function createMedic(parts: MedicParts): Medic {
       }
       workers.push(
         startWorker(createRefreshCardJob({ store, chat: adapters.chat, clock }), workerOptions),
+        startWorker(createDeliverCardJob(delivery), workerOptions),
         startWorker(createSweepJob({
           store, chat: adapters.chat, clock, logger, quietPeriodS: storm.quietPeriodS,
           resume: { ...fixOrders, clock, logger, stuckAfterS: config.MEDIC_STUCK_AFTER_S, resumeAnalysis: (id, round) => queues.resumeAnalysis(id, round), resumeFix: (id, hash, round) => queues.resumeFix(id, hash, round) },

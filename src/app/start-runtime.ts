@@ -70,7 +70,7 @@ export async function startRuntime(
     });
     slack.apiUrl = sandbox.apiUrl;
   }
-  const adapters = await createAdapters({ config, redis, logger, chatOut: options.chatOut ?? process.stdout, slack, verboseChat: options.verboseChat, catalog });
+  const adapters = await createAdapters({ config, redis, logger, chatOut: options.chatOut ?? process.stdout, slack, verboseChat: options.verboseChat, catalog, metrics });
   const crashAfter = new Set(config.MEDIC_CRASH_AFTER);
   const medic = createMedic({
     config, redis, adapters, logger, metrics,

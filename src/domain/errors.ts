@@ -26,12 +26,18 @@ export class MedicError extends Error {
   readonly code: ErrorCode;
   /** Transient errors are worth retrying; the rest fail fast (UnrecoverableError in jobs). */
   readonly transient: boolean;
+  /** How long the upstream asked to be left alone (Slack's Retry-After), when it said. */
+  readonly retryAfterMs?: number;
+  /** The upstream's own error name (Slack's `channel_not_found`), for callers that act on it. */
+  readonly upstreamCode?: string;
 
-  constructor(code: ErrorCode, message: string, options: { transient?: boolean; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: { transient?: boolean; cause?: unknown; retryAfterMs?: number; upstreamCode?: string } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'MedicError';
     this.code = code;
     this.transient = options.transient ?? false;
+    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
+    if (options.upstreamCode !== undefined) this.upstreamCode = options.upstreamCode;
   }
 }
 

@@ -188,6 +188,8 @@ export const Incident = z.object({
   proposalNote: z.string().optional(),
   card: CardRef.optional(),
   route: IncidentRoute.optional(),
+  /** Set while Slack refuses or cannot take the card: why, since when, and the operator's next step. */
+  cardDelivery: z.object({ error: z.string(), upstreamCode: z.string().optional(), since: z.string(), attempts: z.number().int().nonnegative() }).optional(),
   decision: ApprovalDecision.optional(),
   fix: FixResult.optional(),
   error: z.string().optional(),

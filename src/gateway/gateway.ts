@@ -99,13 +99,13 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
       const timeoutMs = spec.timeoutMs ?? (writes ? (options.writeTimeoutMs ?? 120_000) : (options.readTimeoutMs ?? 5_000));
       const outcome = await runHandler(spec, args, { ...ctx, approverId: run.approverId }, timeoutMs);
       if (outcome.kind === 'threw') {
-        breakers.recordFailure(spec.upstream, outcome.error);
+        if (!spec.selfPaced) breakers.recordFailure(spec.upstream, outcome.error);
         const error = asMedicError(outcome.error);
         await Promise.all([record({ tool: spec.name, effect: spec.effect, decision: 'failed', reason: error.message, argsHash, ctx, code: error.code, extra }), unlock()]);
         return { status: 'failed', code: error.code, reason: error.message, argsHash, error };
       }
       if (outcome.kind === 'timed-out') {
-        breakers.recordFailure(spec.upstream, outcome.error);
+        if (!spec.selfPaced) breakers.recordFailure(spec.upstream, outcome.error);
         const { error } = outcome;
         const reason = `${error.message} The call may still complete: outcome unknown until it settles, then reconciled.`;
         await record({ tool: spec.name, effect: spec.effect, decision: 'unknown', reason, argsHash, ctx, code: error.code, extra });
@@ -169,7 +169,7 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
       effect: spec.effect,
       permitted,
       approval: forged ? 'forged' : approval ? 'recorded' : 'none',
-      breaker: (spec.effect === 'READ_ONLY' ? breakers.isOpen(spec.upstream) : breakers.degraded()) ? 'open' : 'closed',
+      breaker: !spec.selfPaced && (spec.effect === 'READ_ONLY' ? breakers.isOpen(spec.upstream) : breakers.degraded()) ? 'open' : 'closed',
       cached: spec.effect === 'READ_ONLY' && spec.cacheable === true && cache.get(`${spec.name}:${argsHash}`) !== undefined,
       capped: capped.length > 0,
     };

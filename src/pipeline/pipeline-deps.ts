@@ -8,6 +8,7 @@ import type { FailureLinks } from '../ports/failure-links.js';
 import type { RepositoryOf } from '../domain/failure-signature.js';
 import type { Analyst, CodeCandidate, DraftFix } from '../ports/analyst.js';
 import type { Chat } from '../ports/chat.js';
+import type { RequestCard } from '../ports/card-delivery.js';
 import type { LogSource } from '../ports/log-source.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -29,6 +30,11 @@ export interface PipelineDeps {
   store: IncidentStore;
   logs: LogSource;
   chat: Chat;
+  /**
+   * Hands the card to its own durable delivery job. When set, no step waits on Slack: the analysis
+   * completes and persists whatever Slack answers. Absent (tools, some tests): steps call `chat`.
+   */
+  requestCard?: RequestCard;
   /** The analyst for one incident (its token budget is scoped to the incident). */
   analystFor(incidentId: string): Analyst;
   findSimilarDocs(input: { event: ErrorEvent; template: string; limit: number }): Promise<SimilarDoc[]>;

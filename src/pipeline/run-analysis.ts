@@ -52,9 +52,24 @@ export async function runAnalysis(incidentId: string, deps: PipelineDeps): Promi
     });
     deps.metrics.stepDuration.observe({ step: step.name, outcome: 'done' }, (performance.now() - started) / 1000);
     deps.afterStep?.(step.name, incident);
-    if (incident.state === 'analyzing') await showProgress(incident, deps);
+    if (deps.requestCard) await requestCard(incident, deps, step.name === 'intake');
+    else if (incident.state === 'analyzing') await showProgress(incident, deps);
   }
   return incident;
+}
+
+/** Asks the delivery job for the card: the post and the final state first, progress when Slack has room. */
+async function requestCard(incident: Incident, deps: PipelineDeps, post = false): Promise<void> {
+  // One final request posts the card (after intake); the steps between only ask for progress, so a
+  // storm queues one post per incident rather than one per step.
+  const priority = post || incident.state !== 'analyzing' ? 'final' : 'progress';
+  try {
+    await deps.requestCard?.(incident.id, incident.version, priority);
+  } catch (error) {
+    // Only the final request matters to the card; a lost progress request is superseded by the next.
+    if (priority === 'final') throw error;
+    deps.logger.warn({ incidentId: incident.id, err: error }, 'progress request failed');
+  }
 }
 
 /** Progress on the card is a courtesy: a failed update never fails the analysis. */
@@ -76,5 +91,6 @@ export async function failAnalysis(incidentId: string, reason: string, deps: Pip
       ? { incident: { ...transition(current, 'reported', at), error: reason }, audit: [{ at, action: 'incident.analyze', outcome: 'failed', actor: PIPELINE_ACTOR, reason }] }
       : undefined,
   );
-  await showProgress(incident, deps);
+  if (deps.requestCard) await requestCard(incident, deps);
+  else await showProgress(incident, deps);
 }

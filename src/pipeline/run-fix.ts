@@ -11,6 +11,7 @@ import { presentThreadReply } from '../presenters/thread-reply.js';
 import { clipSubject } from '../domain/commit-subject.js';
 import { presentCommitSubject } from '../presenters/commit-message.js';
 import { presentPullRequestBody, presentPullRequestTitle } from '../presenters/pull-request-body.js';
+import type { RequestCard } from '../ports/card-delivery.js';
 import type { Chat } from '../ports/chat.js';
 import type { FixPublisher, PullRequests } from '../ports/code.js';
 
@@ -27,6 +28,8 @@ export interface FixDeps {
   learn?: (incident: Incident) => Promise<void>;
   /** Starts watching the PR's check runs, where the code host has them. */
   watchChecks?: (incident: Incident) => Promise<void>;
+  /** Hands a card update Slack refused to the retried delivery job. */
+  requestCard?: RequestCard;
 }
 
 /**
@@ -122,7 +125,8 @@ async function updateCard(incident: Incident, deps: FixDeps): Promise<void> {
   try {
     await deps.chat.updateCard(incident.card, presentIncidentCard({ incident, stats: await deps.store.stats(incident.id) }));
   } catch (error) {
-    deps.logger.warn({ incidentId: incident.id, err: error }, 'card update failed');
+    deps.logger.warn({ incidentId: incident.id, err: error }, 'card update failed; the delivery job retries it');
+    await deps.requestCard?.(incident.id, incident.version, 'final').catch(() => undefined);
   }
 }
 

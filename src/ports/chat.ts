@@ -5,6 +5,10 @@ import type { Checkable } from './service-check.js';
 export interface ChatMessage {
   text: string;
   blocks: Record<string, unknown>[];
+  /** The incident record version the card was rendered from: a card is never updated to an older one. */
+  version?: number;
+  /** A progress render: under load it may be dropped, since a newer render supersedes it. */
+  progress?: boolean;
 }
 
 /** Where on-call engineers meet Medic (Slack, the sandbox, or the console). */

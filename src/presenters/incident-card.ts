@@ -70,6 +70,7 @@ export function presentIncidentCard({ incident, stats }: IncidentView, options: 
   parts.push(...presentActionIntents(incident, interactive));
   if (interactive && incident.rca && incident.state === 'awaiting_approval') parts.push({ block: presentFeedbackButtons(incident.id, ['rca']), dropRank: 4 });
   // The fallback text is for notifications and screen readers: no markup there, entities escaped.
-  return { text: plain(`Medic ${incident.severity} incident in ${incident.service}: ${incident.title}`, 300), blocks: fitToLimits(parts) };
+  // The record version rides along so the chat adapter never replaces a newer card with this one.
+  return { text: plain(`Medic ${incident.severity} incident in ${incident.service}: ${incident.title}`, 300), blocks: fitToLimits(parts), version: incident.version };
 }
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 
-export const QUEUE_NAMES = { poll: 'poll', analyze: 'analyze', fix: 'apply-fix', refreshCard: 'refresh-card', sweep: 'sweep', watchChecks: 'watch-checks', forwardAudit: 'forward-audit', archiveAudit: 'archive-audit' } as const;
+export const QUEUE_NAMES = { poll: 'poll', analyze: 'analyze', fix: 'apply-fix', refreshCard: 'refresh-card', sweep: 'sweep', watchChecks: 'watch-checks', forwardAudit: 'forward-audit', archiveAudit: 'archive-audit', deliverCard: 'deliver-card' } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
 /**
@@ -12,6 +12,8 @@ export interface JobDefinition<T> {
   schema: z.ZodType<T>;
   attempts: number;
   backoffMs: number;
+  /** A job's own retry schedule (jobs enqueued with `backoff: { type: 'custom' }`); exponential from backoffMs otherwise. */
+  retryDelayMs?(attemptsMade: number, error: Error): number;
   concurrency: number;
   perform(data: T, job: { id: string; attemptsMade: number }): Promise<void>;
   /** Called once, when the job has failed for good. */

@@ -10,6 +10,12 @@ export interface Queues {
   watchChecks: Queue;
   forwardAudit: Queue;
   archiveAudit: Queue;
+  deliverCard: Queue;
+  /**
+   * One delivery job per rendered version: a job finding its render already sent costs no Slack
+   * call, so repeats coalesce. Posts and final states outrank progress in the queue.
+   */
+  enqueueCardDelivery(incidentId: string, version: number, priority: 'final' | 'progress', attempts: number): Promise<void>;
   enqueueAnalysis(incidentId: string, round: number): Promise<void>;
   /** `round` is the incident's analysis round: approving the same proposal again after a re-run is a new job. */
   enqueueFix(incidentId: string, proposalHash: string, round: number): Promise<void>;
@@ -68,7 +74,19 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
   const watchChecks = make(QUEUE_NAMES.watchChecks);
   const forwardAudit = make(QUEUE_NAMES.forwardAudit);
   const archiveAudit = make(QUEUE_NAMES.archiveAudit);
+  const deliverCard = make(QUEUE_NAMES.deliverCard);
   const queues: Queues = {
+    deliverCard,
+    async enqueueCardDelivery(incidentId, version, priority, attempts) {
+      await deliverCard.add('deliver-card', { incidentId, priority }, {
+        jobId: `${incidentId}-v${version}-${priority}`,
+        priority: priority === 'final' ? 1 : 10,
+        // Progress is never retried: the next render supersedes it.
+        attempts: priority === 'final' ? attempts : 1,
+        backoff: { type: 'custom' },
+        removeOnComplete: { age: 86_400, count: 10_000 },
+      });
+    },
     poll,
     analyze,
     fix,
@@ -99,7 +117,7 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
     resumeAnalysis: (incidentId, round) => resume(analyze, analysisJobId(incidentId, round), () => queues.enqueueAnalysis(incidentId, round)),
     resumeFix: (incidentId, proposalHash, round) => resume(fix, fixJobId(incidentId, proposalHash, round), () => queues.enqueueFix(incidentId, proposalHash, round)),
     async close() {
-      await Promise.all([poll.close(), analyze.close(), fix.close(), refreshCard.close(), sweep.close(), watchChecks.close(), forwardAudit.close(), archiveAudit.close()]);
+      await Promise.all([poll.close(), analyze.close(), fix.close(), refreshCard.close(), sweep.close(), watchChecks.close(), forwardAudit.close(), archiveAudit.close(), deliverCard.close()]);
     },
   };
   return queues;

@@ -33,7 +33,10 @@ export function startWorker<T>(definition: JobDefinition<T>, options: WorkerOpti
       lockDuration: options.lockDurationMs,
       stalledInterval: Math.max(500, Math.floor(options.lockDurationMs / 2)),
       maxStalledCount: 5,
-      settings: { backoffStrategy: (attempts: number) => Math.min(60_000, 2 ** attempts * definition.backoffMs) },
+      settings: {
+        backoffStrategy: (attempts: number, _type?: string, error?: Error) =>
+          definition.retryDelayMs && error ? definition.retryDelayMs(attempts, error) : Math.min(60_000, 2 ** attempts * definition.backoffMs),
+      },
     },
   );
   worker.on('failed', (job, error) => {

@@ -84,6 +84,10 @@ const methods: Record<string, Method> = {
     const thread = [parent, ...state.messages.filter((m) => !m.ephemeralFor && m.threadTs === parent.ts)];
     return page(thread, args, (m) => present(m, flag(args.include_all_metadata)));
   },
+  'conversations.join': (state, args) => {
+    const found = state.channels.find((c) => c.id === state.resolveChannel(args.channel));
+    return found ? ok({ channel: { id: found.id, name: found.name, is_channel: true, is_member: true } }) : fail('channel_not_found');
+  },
   'conversations.list': (state) => ok({ channels: state.channels.map((c) => ({ id: c.id, name: c.name, is_channel: true, is_member: true })), response_metadata: { next_cursor: '' } }),
   'usergroups.users.list': (_state, args) => (args.usergroup === SANDBOX_APPROVER_GROUP ? ok({ users: [...SANDBOX_APPROVERS] }) : fail('no_such_subteam')),
   'views.open': (state, args) => {

@@ -1,6 +1,7 @@
 import type { Incident } from '../domain/incident.js';
 import type { Logger } from '../observability/logger.js';
 import type { Chat } from '../ports/chat.js';
+import type { RequestCard } from '../ports/card-delivery.js';
 import { presentIncidentCard } from '../presenters/incident-card.js';
 import { presentThreadReply } from '../presenters/thread-reply.js';
 import type { IncidentView } from './incident-commands.js';
@@ -10,7 +11,7 @@ import type { IncidentView } from './incident-commands.js';
  * or rejected with its buttons closed) and the thread says who decided. Runs after the decision is
  * persisted; a failed post is logged, never undoes the decision.
  */
-export function createDecisionAnnouncer(deps: { chat: Chat; logger: Logger; stats: (id: string) => Promise<IncidentView['stats']> }) {
+export function createDecisionAnnouncer(deps: { chat: Chat; logger: Logger; stats: (id: string) => Promise<IncidentView['stats']>; requestCard?: RequestCard }) {
   return async (incident: Incident): Promise<void> => {
     if (!incident.card || !incident.decision) return;
     const view = { incident, stats: await deps.stats(incident.id) };
@@ -19,7 +20,8 @@ export function createDecisionAnnouncer(deps: { chat: Chat; logger: Logger; stat
       await deps.chat.updateCard(incident.card, presentIncidentCard(view));
       await deps.chat.replyInThread(incident.card, `decision:${incident.id}:${incident.decision.proposalHash}`, presentThreadReply(view, event));
     } catch (error) {
-      deps.logger.warn({ incidentId: incident.id, err: error }, 'could not announce the decision');
+      deps.logger.warn({ incidentId: incident.id, err: error }, 'could not announce the decision; the delivery job retries the card');
+      await deps.requestCard?.(incident.id, incident.version, 'final').catch(() => undefined);
     }
   };
 }

@@ -48,6 +48,8 @@ describe('npm start', () => {
     }, 'seven sample incidents to be analysed', 90_000);
     expect(metrics).toContain('medic_step_duration_seconds');
     expect(metrics).toContain('medic_llm_calls_total{step="rca",outcome="offline"} 7');
+    // Cards are their own job: each follows its analysis by a moment.
+    await world.waitFor(async () => out.split('medic · card posted').length - 1 >= 7, 'seven cards', 30_000);
     expect(out.split('medic · card posted').length - 1).toBe(7);
     // Every sample bug was introduced by a dated commit of the sample history: each gets its revert,
     // once — shop and payments report the same failure, so the second card points to the first.

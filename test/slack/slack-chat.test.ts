@@ -98,8 +98,16 @@ describe('Slack chat adapter: faults', () => {
     expect((error as Error).message).not.toContain('xoxb-wrong');
   });
 
-  it('not_in_channel: tells the operator to invite the bot', async () => {
+  it('not_in_channel: joins the channel when the scopes allow, then posts once', async () => {
     sandbox.injectFault({ method: 'chat.postMessage', error: 'not_in_channel' });
+    const ref = await newChat().postCard('joined-in', message);
+    expect(sandbox.state.calls.filter((c) => c.method === 'conversations.join')).not.toHaveLength(0);
+    expect(top().filter((m) => m.metadata?.event_payload.key === 'joined-in').map((m) => m.ts)).toEqual([ref.ts]);
+  });
+
+  it('not_in_channel without channels:join: tells the operator to invite the bot', async () => {
+    sandbox.injectFault({ method: 'chat.postMessage', error: 'not_in_channel' });
+    sandbox.injectFault({ method: 'conversations.join', error: 'missing_scope' });
     const error = await newChat().postCard('not-in', message).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: ErrorCode.UpstreamRejected });
     expect((error as Error).message).toMatch(/invite the bot/);
@@ -110,6 +118,16 @@ describe('Slack chat adapter: faults', () => {
     await newChat().postCard('lost-answer', message);
     await newChat().postCard('lost-answer', message);
     expect(top().filter((m) => m.metadata?.event_payload.key === 'lost-answer')).toHaveLength(1);
+  });
+
+  it('check() reads the channel history, so a bot that passes auth.test but cannot see the channel fails', async () => {
+    const ok = await newChat().check();
+    expect(ok).toMatchObject({ ok: true });
+    expect(sandbox.state.calls.at(-1)?.method).toBe('conversations.history');
+    sandbox.injectFault({ method: 'conversations.history', error: 'not_in_channel' });
+    const check = await newChat().check();
+    expect(check.ok).toBe(false);
+    expect(check.detail).toMatch(/invite the bot/);
   });
 
   it('check() reports a bad token without leaking it', async () => {

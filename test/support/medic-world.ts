@@ -183,7 +183,17 @@ export async function startCheckoutWorld(llm: 'scripted' | 'offline', overrides:
   return { world, medic };
 }
 
-/** The first incident that reaches one of `states`. */
-export function awaitIncident(world: World, medic: Medic, states: Incident['state'][]): Promise<Incident> {
-  return world.waitFor(async () => (await medic.store.list({ states }))[0], `an incident in ${states.join(' or ')}`);
+/** True once no card delivery is queued, running or waiting for a retry. */
+export async function cardsDelivered(medic: Medic): Promise<boolean> {
+  const counts = await medic.queues.deliverCard.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+  return Object.values(counts).every((n) => n === 0);
+}
+
+/** The first incident that reaches one of `states`, once its card shows it (cards are their own job). */
+export async function awaitIncident(world: World, medic: Medic, states: Incident['state'][]): Promise<Incident> {
+  const reached = await world.waitFor(async () => (await medic.store.list({ states }))[0], `an incident in ${states.join(' or ')}`);
+  return world.waitFor(async () => {
+    const incident = await medic.store.get(reached.id);
+    return incident?.card && (await cardsDelivered(medic)) ? incident : undefined;
+  }, `the card of ${reached.id}`);
 }

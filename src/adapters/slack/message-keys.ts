@@ -23,6 +23,8 @@ export interface LookupOptions {
   threadTs?: string;
   /** Pages of 200 messages to scan; a retried job comes back within minutes, not weeks. */
   maxPages?: number;
+  /** Awaited before each page is read (the channel's pacer). */
+  beforeEachPage?: () => Promise<void> | undefined;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function findMessagesByKey(client: SlackWebClient, channel: string,
   let cursor: string | undefined;
   for (let page = 0; page < (options.maxPages ?? 3); page++) {
     const method = options.threadTs ? 'conversations.replies' : 'conversations.history';
+    await options.beforeEachPage?.();
     const result = await callSlack(method, channel, () =>
       options.threadTs
         ? client.conversations.replies({ channel, ts: options.threadTs ?? '', include_all_metadata: true, limit: 200, ...(cursor ? { cursor } : {}) })

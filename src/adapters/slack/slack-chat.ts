@@ -1,6 +1,8 @@
 import type { types } from '@slack/bolt';
 import type { CardRef } from '../../domain/incident.js';
 import type { Chat, ChatMessage } from '../../ports/chat.js';
+import type { CallPacer, CallPriority, CardVersions } from '../../ports/chat-pacing.js';
+import { ErrorCode, MedicError, isMedicError } from '../../domain/errors.js';
 import type { ServiceCheck } from '../../ports/service-check.js';
 import { untrusted } from '../../presenters/mrkdwn.js';
 import { findMessagesByKey, keyMetadata } from './message-keys.js';
@@ -18,7 +20,17 @@ function withoutKnownSecrets(message: ChatMessage): ChatMessage {
   return redactDeep(message, redactKnownSecrets) as ChatMessage;
 }
 
-export type SlackChatOptions = { channel: string } & ({ client: SlackWebClient } | SlackClientOptions);
+export type SlackChatOptions = {
+  channel: string;
+  /** Spaces calls per channel across workers and honours 429s; without it calls go out at once. */
+  pacer?: CallPacer;
+  /** Refuses an update rendered from an older incident version than one already sent. */
+  versions?: CardVersions;
+  /** Called for every update skipped as stale (for metrics). */
+  onStale?: () => void;
+  /** How long Slack may still apply an update after its call timed out (default 2 × the call deadline). */
+  lateWindowMs?: number;
+} & ({ client: SlackWebClient } | SlackClientOptions);
 
 /**
  * The Chat port over the Slack Web API (real Slack or the sandbox).
@@ -32,12 +44,24 @@ export type SlackChatOptions = { channel: string } & ({ client: SlackWebClient }
  */
 export function createSlackChat(options: SlackChatOptions): Chat & { channelId(): Promise<string> } {
   const client = 'client' in options ? options.client : createSlackWebClient(options);
+  const { pacer } = options;
+  const lateWindowMs = options.lateWindowMs ?? ('client' in options ? 30_000 : 2 * (options.timeoutMs ?? 15_000));
+  /** One Web API call in its channel's turn; a 429 holds the channel back for every worker. */
+  const paced = async <T>(method: string, channel: string, priority: CallPriority, call: () => Promise<T>): Promise<T> => {
+    await pacer?.take(channel, priority);
+    try {
+      return await callSlack(method, options.channel, call);
+    } catch (error) {
+      if (pacer && isMedicError(error) && error.retryAfterMs !== undefined) await pacer.hold(channel, error.retryAfterMs);
+      throw error;
+    }
+  };
   const known = new Map<string, string>();
   const inflight = new Map<string, Promise<string>>();
   let channelId: Promise<string> | undefined;
 
   const resolveChannel = (): Promise<string> => {
-    channelId ??= resolveChannelId(client, options.channel).catch((error: unknown) => {
+    channelId ??= (pacer ? pacer.take(options.channel, 'final') : Promise.resolve()).then(() => resolveChannelId(client, options.channel)).catch((error: unknown) => {
       channelId = undefined; // a failed lookup is retried on the next call
       throw error;
     });
@@ -73,22 +97,32 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
     const running = inflight.get(cacheKey);
     if (running) return running;
     const work = (async () => {
-      const lookup = threadTs ? { threadTs } : {};
-      const existing = await findMessagesByKey(client, channel, key, lookup);
+      const lookup = { ...(threadTs ? { threadTs } : {}), beforeEachPage: () => pacer?.take(channel, 'final') };
+      // A post that timed out may have landed: looking it up first is what makes a retry safe.
+      const existing = await findMessagesByKey(client, channel, key, lookup).catch(holdOn429(channel));
       if (existing[0]) return existing[0];
-      const posted = await callSlack('chat.postMessage', options.channel, () =>
-        client.chat.postMessage({
-          channel,
-          text: message.text,
-          blocks: message.blocks as unknown as types.KnownBlock[],
-          metadata: keyMetadata(key),
-          unfurl_links: false,
-          unfurl_media: false,
-          ...(threadTs ? { thread_ts: threadTs } : {}),
-        }),
-      );
+      const post = () =>
+        paced('chat.postMessage', channel, 'final', () =>
+          client.chat.postMessage({
+            channel,
+            text: message.text,
+            blocks: message.blocks as unknown as types.KnownBlock[],
+            metadata: keyMetadata(key),
+            unfurl_links: false,
+            unfurl_media: false,
+            ...(threadTs ? { thread_ts: threadTs } : {}),
+          }),
+        );
+      const posted = await post().catch(async (error: unknown) => {
+        // not_in_channel: a public channel can be joined with channels:join; otherwise the operator invites the bot.
+        if (!isMedicError(error) || error.upstreamCode !== 'not_in_channel') throw error;
+        await paced('conversations.join', channel, 'final', () => client.conversations.join({ channel })).catch(() => {
+          throw error;
+        });
+        return post();
+      });
       const ts = posted.ts ?? '';
-      const winner = (await findMessagesByKey(client, channel, key, lookup))[0] ?? ts;
+      const winner = (await findMessagesByKey(client, channel, key, lookup).catch(holdOn429(channel)))[0] ?? ts;
       if (winner !== ts) await client.chat.delete({ channel, ts }).catch(() => undefined);
       return winner;
     })();
@@ -102,17 +136,41 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
     }
   }
 
+  function holdOn429(channel: string) {
+    return async (error: unknown): Promise<never> => {
+      if (pacer && isMedicError(error) && error.retryAfterMs !== undefined) await pacer.hold(channel, error.retryAfterMs);
+      throw error;
+    };
+  }
+
   return {
     channelId: resolveChannel,
 
     async postCard(key, message, named): Promise<CardRef> {
       const channel = await resolveNamed(named);
-      return { channel, ts: await postOnce(channel, key, message) };
+      const ref = { channel, ts: await postOnce(channel, key, message) };
+      // The posted render counts as sent: no update from an older version may follow it.
+      if (options.versions && message.version !== undefined) await options.versions.admit(ref, message.version);
+      return ref;
     },
 
     async updateCard(ref, unsafe): Promise<void> {
       const message = withoutKnownSecrets(unsafe);
-      await callSlack('chat.update', ref.channel, () => client.chat.update({ channel: ref.channel, ts: ref.ts, text: message.text, blocks: message.blocks as unknown as types.KnownBlock[] }));
+      if (options.versions && message.version !== undefined && !(await options.versions.admit(ref, message.version))) {
+        options.onStale?.();
+        return; // a newer render was already sent: this one would take the card back in time
+      }
+      const versions = options.versions;
+      const unsettled = versions ? await versions.unsettledMs(ref) : 0;
+      if (unsettled > 0) {
+        throw new MedicError(ErrorCode.UpstreamUnavailable, `An earlier update of card ${ref.ts} timed out and may still land; this one waits ${unsettled} ms.`, { transient: true, retryAfterMs: unsettled, upstreamCode: 'unsettled' });
+      }
+      await paced('chat.update', ref.channel, message.progress ? 'progress' : 'final', () =>
+        client.chat.update({ channel: ref.channel, ts: ref.ts, text: message.text, blocks: message.blocks as unknown as types.KnownBlock[] }),
+      ).catch(async (error: unknown) => {
+        if (versions && isMedicError(error) && error.upstreamCode === 'timeout') await versions.unsettle(ref, lateWindowMs);
+        throw error;
+      });
     },
 
     async replyInThread(ref, key, message): Promise<void> {
@@ -121,7 +179,7 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
 
     async postEphemeral(channel, userId, text): Promise<void> {
       const id = channel === options.channel ? await resolveChannel() : channel;
-      await callSlack('chat.postEphemeral', channel, () => client.chat.postEphemeral({ channel: id, user: userId, text: redactKnownSecrets(untrusted(text, 3_000)) }));
+      await paced('chat.postEphemeral', id, 'final', () => client.chat.postEphemeral({ channel: id, user: userId, text: redactKnownSecrets(untrusted(text, 3_000)) }));
     },
 
     async check(): Promise<ServiceCheck> {
@@ -129,7 +187,9 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
       try {
         const auth = await client.auth.test();
         const channel = await resolveChannel();
-        return { name: 'chat', adapter, ok: true, detail: `bot ${auth.user ?? auth.user_id ?? '?'} in team ${auth.team ?? auth.team_id ?? '?'}, channel ${channel}` };
+        // auth.test passes with a bot that cannot see the channel: a real history read proves the card path.
+        await callSlack('conversations.history', options.channel, () => client.conversations.history({ channel, limit: 1 }));
+        return { name: 'chat', adapter, ok: true, detail: `bot ${auth.user ?? auth.user_id ?? '?'} in team ${auth.team ?? auth.team_id ?? '?'}, channel ${channel} readable` };
       } catch (error) {
         return { name: 'chat', adapter, ok: false, detail: toSlackError(error, 'auth.test', options.channel).message };
       }

@@ -21,7 +21,10 @@ interface SlackLikeError {
   data?: { error?: string; needed?: string };
   statusCode?: number;
   message?: string;
+  retryAfter?: number;
+  original?: { code?: string };
 }
+
 
 /**
  * Turns a @slack/web-api error into a coded MedicError. Operator mistakes (auth, channel, scopes)
@@ -36,16 +39,26 @@ export function toSlackError(error: unknown, method: string, channel = ''): Medi
     const platform = e.data?.error ?? 'unknown_error';
     const hint = HINTS[platform];
     const needed = platform === 'missing_scope' && e.data?.needed ? ` (needed: ${e.data.needed})` : '';
-    if (hint) return new MedicError(ErrorCode.UpstreamRejected, hint(channel) + needed);
+    if (hint) return new MedicError(ErrorCode.UpstreamRejected, hint(channel) + needed, { upstreamCode: platform });
     return new MedicError(RETRYABLE.has(platform) ? ErrorCode.UpstreamUnavailable : ErrorCode.UpstreamRejected, `Slack ${method} failed: ${platform}.`, {
       transient: RETRYABLE.has(platform),
+      upstreamCode: platform,
     });
   }
   if (e.code === 'slack_webapi_rate_limited_error' || /rate limit/i.test(e.message ?? '')) {
-    return new MedicError(ErrorCode.UpstreamUnavailable, `Slack rate-limited ${method} beyond the retry budget; the job will retry.`, { transient: true });
+    const retryAfterMs = typeof e.retryAfter === 'number' ? e.retryAfter * 1000 : undefined;
+    return new MedicError(ErrorCode.UpstreamUnavailable, `Slack rate-limited ${method}${retryAfterMs === undefined ? '' : ` (Retry-After ${retryAfterMs / 1000} s)`}; the job will retry.`, {
+      transient: true,
+      upstreamCode: 'ratelimited',
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    });
   }
   if (e.code === 'slack_webapi_http_error') {
-    return new MedicError(ErrorCode.UpstreamUnavailable, `Slack ${method} answered HTTP ${e.statusCode ?? '?'} after retries; the job will retry.`, { transient: true });
+    return new MedicError(ErrorCode.UpstreamUnavailable, `Slack ${method} answered HTTP ${e.statusCode ?? '?'}; the job will retry.`, { transient: true, upstreamCode: `http_${e.statusCode ?? '?'}` });
+  }
+  if (e.original?.code === 'ECONNABORTED' || e.original?.code === 'ETIMEDOUT') {
+    // The request may have reached Slack: a post is looked up by its key before it is sent again.
+    return new MedicError(ErrorCode.UpstreamUnavailable, `Slack ${method} timed out; outcome unknown, the job will look before it retries.`, { transient: true, upstreamCode: 'timeout' });
   }
   return new MedicError(ErrorCode.UpstreamUnavailable, `Slack ${method} could not be reached (check SLACK_API_URL and the network).`, { transient: true });
 }

@@ -6,7 +6,11 @@ export interface SlackClientOptions {
   token: string;
   /** The Web API base, `https://slack.com/api/` or the sandbox's `/api/`. */
   apiUrl: string;
-  /** Bounded retries for 5xx, network errors and 429 (each 429 first waits Retry-After). */
+  /**
+   * Retries inside the client for 5xx, network errors and 429 (each 429 first waits Retry-After).
+   * 0, the default, leaves every retry to Medic: a 429 is rejected at once with its Retry-After
+   * and nothing runs in the background after the call returned.
+   */
   retries?: number;
   minRetryDelayMs?: number;
   maxRetryDelayMs?: number;
@@ -16,21 +20,24 @@ export interface SlackClientOptions {
 
 /**
  * Options shared by every WebClient Medic builds, Bolt's included. The library default retries ten
- * times over half an hour, which would hold a job (and a test) for minutes; Medic bounds it and lets
- * the job queue retry a failed post later instead.
+ * times over half an hour, in the background of a call its caller may have given up on: a timed-out
+ * post then lands twice, a timed-out update lands after a newer one. The card path therefore runs
+ * with no client retries (the delivery job owns them); Bolt's interactive client keeps a small budget.
  */
 export function slackClientOptions(options: Omit<SlackClientOptions, 'token'>): webApi.WebClientOptions {
+  const retries = options.retries ?? 0;
   return {
     slackApiUrl: options.apiUrl,
     retryConfig: {
-      retries: options.retries ?? 3,
+      retries,
       factor: 2,
       minTimeout: options.minRetryDelayMs ?? 1_000,
       maxTimeout: options.maxRetryDelayMs ?? 10_000,
       randomize: true,
     },
-    // 429: the client pauses its queue for Retry-After, then retries within the budget above.
-    rejectRateLimitedCalls: false,
+    // 429 with retries: the client pauses its queue for Retry-After, then retries within the budget
+    // above. Without: rejected at once, Retry-After attached, for Medic's pacer and job to honour.
+    rejectRateLimitedCalls: retries === 0,
     timeout: options.timeoutMs ?? 15_000,
     logLevel: LogLevel.ERROR,
   };

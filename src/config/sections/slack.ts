@@ -15,8 +15,22 @@ export const slackEnv = {
   SLACK_API_URL: z.preprocess((v) => (v === '' || v === undefined ? 'https://slack.com/api/' : v), z.string().url()),
   /** A Slack user group id (S…) whose members may approve, in addition to MEDIC_APPROVERS. */
   MEDIC_APPROVER_GROUP: optionalString,
-  /** Bounded retries for Slack 5xx and 429 (each 429 waits for Retry-After). */
+  /**
+   * Retries inside the Slack client of the web role's interactive replies (modals, ephemerals),
+   * where a request must be answered within Slack's 3 s. Cards never use them: their delivery job
+   * owns every retry (MEDIC_CARD_RETRY_*), so no call keeps retrying after its caller gave up.
+   */
   SLACK_RETRIES: intFrom(3, 0, 10),
+  /** One Web API call's deadline; the request is cancelled then (a post is looked up before a retry). */
+  SLACK_TIMEOUT_MS: intFrom(8_000, 500, 15_000),
+  /** Slack calls per second per channel, across every worker (Slack allows about one message a second). */
+  MEDIC_SLACK_CALLS_PER_S: intFrom(1, 1, 100),
+  /** The card delivery job's first retry delay; it doubles per try unless Slack sent Retry-After. */
+  MEDIC_CARD_RETRY_MIN_MS: intFrom(2_000, 10, 3_600_000),
+  /** The longest wait between two tries of a card (default 3 h): the card comes once Slack answers. */
+  MEDIC_CARD_RETRY_MAX_MS: intFrom(10_800_000, 100, 86_400_000),
+  /** Tries before a card is given up (at MEDIC_CARD_RETRY_MAX_MS apart, the default is weeks). */
+  MEDIC_CARD_ATTEMPTS: intFrom(200, 1, 10_000),
   /** Where the local sandbox listens (0 picks a free port). */
   MEDIC_SANDBOX_PORT: intFrom(3001, 0, 65_535),
   /** Overrides the sandbox's view of Medic's events endpoint (default http://127.0.0.1:PORT/slack/events). */

@@ -6,6 +6,8 @@ import { defineTool, missing, type AnyToolSpec } from './tool-spec.js';
 const Message = z.strictObject({
   text: z.string().max(40_000),
   blocks: z.array(z.record(z.string(), z.unknown())).max(50),
+  version: z.number().int().nonnegative().optional(),
+  progress: z.boolean().optional(),
 });
 const Ref = z.strictObject({ channel: explicitName(), ts: explicitName() });
 
@@ -15,7 +17,9 @@ const Ref = z.strictObject({ channel: explicitName(), ts: explicitName() });
  * for an approval would deadlock. They are never cached: a stale "posted" would hide a lost card.
  */
 export function createSlackTools(chat: Chat | undefined): AnyToolSpec[] {
-  const base = { effect: 'READ_ONLY', permission: 'read', reversible: true, upstream: 'chat', available: chat !== undefined, timeoutMs: 10_000 } as const;
+  // The adapter bounds every call (SLACK_TIMEOUT_MS, no client retries, short pacing waits); this
+  // deadline sits above its worst case so the gateway never abandons a call still running.
+  const base = { effect: 'READ_ONLY', permission: 'read', reversible: true, upstream: 'chat', available: chat !== undefined, timeoutMs: 90_000, selfPaced: true } as const;
   const slack = () => chat ?? missing('Chat');
   return [
     defineTool({

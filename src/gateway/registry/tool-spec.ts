@@ -29,6 +29,12 @@ export interface ToolSpec<A, R> {
   caps?: Readonly<Record<string, number>>;
   /** A recent result may answer this read while its upstream is degraded. */
   cacheable?: boolean;
+  /**
+   * The adapter owns this upstream's retry and rate-limit policy (Slack's pacer and the card
+   * delivery job): the gateway's breaker neither counts its failures nor refuses it, so one policy
+   * decides, and a Slack 429 never halts mutations elsewhere.
+   */
+  selfPaced?: boolean;
   timeoutMs?: number;
   /** The one thing a MUTATING/DESTRUCTIVE call changes, by name: locked per upstream, typed in step-up. */
   target?: (args: A) => string;

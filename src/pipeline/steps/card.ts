@@ -15,6 +15,8 @@ export const cardStep: Step = {
   async run(incident, deps) {
     const sameFailureAs = await withHolderCard(incident, deps);
     const next = { ...transition(incident, incident.proposal ? 'awaiting_approval' : 'reported', deps.clock().toISOString()), sameFailureAs };
+    // The delivery job posts the thread diff and the final card once this state is persisted.
+    if (deps.requestCard) return { patch: { state: next.state, ...(sameFailureAs ? { sameFailureAs } : {}) }, details: { state: next.state } };
     const stats = await deps.store.stats(incident.id);
     const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, presentIncidentCard({ incident, stats }), incident.route?.channel));
     const proposal = next.proposal;

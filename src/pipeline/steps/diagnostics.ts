@@ -19,7 +19,10 @@ export const diagnosticsStep: Step = {
     const ran = diagnostics.actions.filter((a) => a.outcome);
     // Keyed by round: a retried step does not post twice, a re-analysis posts its own results.
     if (ran.length > 0 && incident.card) {
-      await deps.chat.replyInThread(incident.card, `diagnostics:${incident.id}:${incident.round}`, presentDiagnosticsReply(incident.id, ran));
+      // The reply is a courtesy (the card lists the results too): a failing Slack never fails the analysis.
+      await deps.chat.replyInThread(incident.card, `diagnostics:${incident.id}:${incident.round}`, presentDiagnosticsReply(incident.id, ran)).catch((error: unknown) => {
+        deps.logger.warn({ incidentId: incident.id, err: error }, 'diagnostics reply failed');
+      });
     }
     return {
       patch: { diagnostics },

@@ -10,6 +10,8 @@ export const intakeStep: Step = {
   async run(current, deps) {
     const route = current.route ?? deps.routeFor?.(current.service);
     const incident = route ? { ...current, route } : current;
+    // With a delivery job, the card is posted once this step is persisted (see runAnalysis).
+    if (deps.requestCard) return { patch: route ? { route } : {}, details: { service: incident.service, severity: incident.severity, ...(route ? { catalogService: route.service, known: route.known, channel: route.channel } : {}) } };
     const stats = await deps.store.stats(incident.id);
     const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, presentIncidentCard({ incident, stats }), route?.channel));
     return { patch: { card, ...(route ? { route } : {}) }, details: { service: incident.service, severity: incident.severity, ...(route ? { catalogService: route.service, known: route.known, channel: route.channel } : {}) } };

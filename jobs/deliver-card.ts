@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { PIPELINE_ACTOR } from '../src/domain/audit.js';
+import { cardRetryDelayMs, type CardRetryPolicy } from '../src/domain/card-retry.js';
+import { ErrorCode, MedicError, asMedicError } from '../src/domain/errors.js';
+import type { Incident } from '../src/domain/incident.js';
+import { isOverflowFingerprint } from '../src/domain/storm-policy.js';
+import type { Logger } from '../src/observability/logger.js';
+import type { Metrics } from '../src/observability/metrics.js';
+import type { CardDeliveryState } from '../src/ports/card-delivery.js';
+import type { Chat, ChatMessage } from '../src/ports/chat.js';
+import type { IncidentStore } from '../src/ports/incident-store.js';
+import { diffFitsCard } from '../src/presenters/diff-pages.js';
+import { presentIncidentCard } from '../src/presenters/incident-card.js';
+import { presentThreadDiff } from '../src/presenters/thread-diff.js';
+import type { JobDefinition } from '../src/queue/job-definition.js';
+
+export interface DeliverCardDeps {
+  store: IncidentStore;
+  chat: Chat;
+  state: CardDeliveryState;
+  clock: () => Date;
+  logger: Logger;
+  metrics: Metrics;
+  retry: CardRetryPolicy;
+  /** Tries before a final delivery is given up (with `retry.maxMs` between them: days). */
+  attempts: number;
+}
+
+const DeliverCardPayload = z.object({ incidentId: z.string().min(1), priority: z.enum(['final', 'progress']) });
+type Priority = z.infer<typeof DeliverCardPayload>['priority'];
+const LOCK_MS = 120_000;
+
+/**
+ * Puts an incident's card in Slack in its current state: posts it (once, by key) or updates it.
+ * The analysis never waits on this job, so a rate-limited or failing Slack never fails an analysis;
+ * the job retries a final delivery with Slack's Retry-After or an exponential backoff up to hours,
+ * records each failure on the incident, and ends in exactly one card once Slack answers. It always
+ * renders the record as it is when it runs, never the state at enqueue time, under a per-incident
+ * lock, so deliveries of one card never overtake each other.
+ */
+export function createDeliverCardJob(deps: DeliverCardDeps): JobDefinition<z.infer<typeof DeliverCardPayload>> {
+  return {
+    queue: 'deliver-card',
+    schema: DeliverCardPayload,
+    attempts: deps.attempts,
+    backoffMs: deps.retry.minMs,
+    retryDelayMs: (attemptsMade, error) => cardRetryDelayMs(attemptsMade, error, deps.retry),
+    concurrency: 8,
+    async perform({ incidentId, priority }, job) {
+      await deliverCard(incidentId, priority, deps, job.attemptsMade + 1);
+    },
+  };
+}
+
+const digest = (message: ChatMessage) => createHash('sha256').update(JSON.stringify([message.text, message.blocks])).digest('hex');
+
+export async function deliverCard(incidentId: string, requested: Priority, deps: DeliverCardDeps, attempt = 1): Promise<void> {
+  const token = await deps.state.tryLock(incidentId, LOCK_MS);
+  if (!token) {
+    if (requested === 'progress') return void deps.metrics.cardDeliveries.inc({ outcome: 'progress_dropped' });
+    throw new MedicError(ErrorCode.Conflict, `Another worker is delivering the card of ${incidentId}.`, { transient: true, retryAfterMs: 1_000 });
+  }
+  let incident: Incident | undefined;
+  try {
+    incident = await deps.store.get(incidentId);
+    if (!incident || isOverflowFingerprint(incident.fingerprint)) return; // the overflow card is refresh-card's
+    // Without a card, this is the post: it has priority whatever asked for it.
+    const priority: Priority = incident.card && incident.state === 'analyzing' ? requested : 'final';
+    if (!incident.card && requested === 'progress') return void deps.metrics.cardDeliveries.inc({ outcome: 'progress_dropped' });
+    await deliver(incident, priority, deps);
+    if (incident.cardDelivery) await clearFailure(incidentId, deps);
+    else await deps.state.clearFailure(incidentId);
+  } catch (error) {
+    if (requested === 'progress') return void deps.metrics.cardDeliveries.inc({ outcome: 'progress_dropped' });
+    throw await recordFailure(incidentId, error, attempt, deps);
+  } finally {
+    await deps.state.unlock(incidentId, token);
+  }
+}
+
+async function deliver(incident: Incident, priority: Priority, deps: DeliverCardDeps): Promise<void> {
+  const stats = await deps.store.stats(incident.id);
+  const render = (current: Incident, options?: { interactive: boolean }) => presentIncidentCard({ incident: current, stats }, options);
+  const longDiff = incident.state === 'awaiting_approval' && incident.proposal !== undefined && !diffFitsCard(incident.proposal);
+  let card = incident.card;
+  if (!card) {
+    // A card offering Approve over a diff too long for it waits until the diff is in its thread.
+    const first = render(incident, { interactive: !longDiff });
+    card = await deps.chat.postCard(`card:${incident.id}`, first);
+    const posted = card;
+    const at = deps.clock().toISOString();
+    incident = await deps.store.update(incident.id, (current) =>
+      current.card ? undefined : { incident: { ...current, card: posted, updatedAt: at }, audit: [{ at, action: 'incident.card-posted', outcome: 'done', actor: PIPELINE_ACTOR }] },
+    );
+    // No markSent: a post found by its key (an earlier, timed-out try) shows that try's render, so
+    // the update below always follows a post.
+    deps.metrics.cardDeliveries.inc({ outcome: 'posted' });
+  }
+  if (longDiff && incident.proposal) {
+    const parts = presentThreadDiff(incident);
+    for (const [i, part] of parts.entries()) await deps.chat.replyInThread(card, `diff:${incident.id}:${incident.proposal.contentHash}:${i}`, part);
+  }
+  const message: ChatMessage = { ...render(incident), ...(priority === 'progress' ? { progress: true } : {}) };
+  const sum = digest(message);
+  if ((await deps.state.lastSent(incident.id)) === sum) return void deps.metrics.cardDeliveries.inc({ outcome: 'unchanged' });
+  await deps.chat.updateCard(card, message);
+  await deps.state.markSent(incident.id, sum);
+  deps.metrics.cardDeliveries.inc({ outcome: priority === 'progress' ? 'progress' : 'updated' });
+}
+
+/** The incident says why its card is missing or behind; `doctor` lists it. Always retried. */
+async function recordFailure(incidentId: string, thrown: unknown, attempt: number, deps: DeliverCardDeps): Promise<MedicError> {
+  const error = asMedicError(thrown);
+  const reason = error.upstreamCode ?? error.code;
+  deps.metrics.cardDeliveries.inc({ outcome: 'failed' });
+  deps.metrics.cardDeliveryFailures.inc({ reason });
+  if (error.code !== ErrorCode.Conflict) {
+    const at = deps.clock().toISOString();
+    const write = async () => {
+      const updated = await deps.store.update(incidentId, (current) => {
+        const since = current.cardDelivery?.since ?? at;
+        const cardDelivery = { error: error.message, ...(error.upstreamCode ? { upstreamCode: error.upstreamCode } : {}), since, attempts: attempt };
+        const audit = current.cardDelivery?.upstreamCode === error.upstreamCode ? [] : [{ at, action: 'incident.card-delivery', outcome: 'failed' as const, actor: PIPELINE_ACTOR, reason: error.message }];
+        return { incident: { ...current, cardDelivery, updatedAt: current.updatedAt }, audit };
+      });
+      await deps.state.recordFailure(incidentId, { ...(updated.cardDelivery ?? { error: error.message, since: at, attempts: attempt }) });
+    };
+    await write().catch((e: unknown) => deps.logger.warn({ incidentId, err: e }, 'could not record the card delivery failure'));
+  }
+  // Operator errors (channel_not_found, invalid_auth…) are retried too: the card is posted once they are fixed.
+  return new MedicError(error.code, error.message, { transient: true, ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }), ...(error.upstreamCode ? { upstreamCode: error.upstreamCode } : {}) });
+}
+
+async function clearFailure(incidentId: string, deps: DeliverCardDeps): Promise<void> {
+  const at = deps.clock().toISOString();
+  await deps.store.update(incidentId, (current) =>
+    current.cardDelivery
+      ? { incident: { ...current, cardDelivery: undefined, updatedAt: current.updatedAt }, audit: [{ at, action: 'incident.card-delivery', outcome: 'done', actor: PIPELINE_ACTOR, details: { after: current.cardDelivery.attempts } }] }
+      : undefined,
+  );
+  await deps.state.clearFailure(incidentId);
+}

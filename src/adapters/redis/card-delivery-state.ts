@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import type { RedisClient } from './connect.js';
+import type { CardVersions } from '../../ports/chat-pacing.js';
+import type { CardDeliveryState, DeliveryFailure } from '../../ports/card-delivery.js';
+
+// Admits a version at least the stored one, and stores it. KEYS[1] the card's version; ARGV version, ttl.
+const ADMIT = `
+local held = tonumber(redis.call('GET', KEYS[1]) or '-1')
+if tonumber(ARGV[1]) < held then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+const RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+const MONTH_MS = 30 * 86_400_000;
+
+/** The newest version each card was sent, shared by every process. */
+export function createRedisCardVersions(redis: RedisClient, prefix: string): CardVersions {
+  return {
+    async admit(ref, version) {
+      return Number(await redis.eval(ADMIT, 1, `${prefix}card:version:{${ref.channel}:${ref.ts}}`, version, MONTH_MS)) === 1;
+    },
+    async unsettle(ref, ms) {
+      await redis.set(`${prefix}card:unsettled:{${ref.channel}:${ref.ts}}`, '1', 'PX', Math.max(1, Math.round(ms)));
+    },
+    async unsettledMs(ref) {
+      return Math.max(0, await redis.pttl(`${prefix}card:unsettled:{${ref.channel}:${ref.ts}}`));
+    },
+  };
+}
+
+/** Per-incident delivery lock and the list of failing deliveries `doctor` shows. */
+export function createRedisCardDeliveryState(redis: RedisClient, prefix: string): CardDeliveryState {
+  const failures = `${prefix}card:failing`;
+  return {
+    async tryLock(incidentId, ttlMs) {
+      const token = randomUUID();
+      return (await redis.set(`${prefix}card:lock:{${incidentId}}`, token, 'PX', ttlMs, 'NX')) === 'OK' ? token : undefined;
+    },
+    async unlock(incidentId, token) {
+      await redis.eval(RELEASE, 1, `${prefix}card:lock:{${incidentId}}`, token);
+    },
+    async recordFailure(incidentId, failure) {
+      await redis.hset(failures, incidentId, JSON.stringify(failure));
+    },
+    async clearFailure(incidentId) {
+      await redis.hdel(failures, incidentId);
+    },
+    async lastSent(incidentId) {
+      return (await redis.get(`${prefix}card:sent:{${incidentId}}`)) ?? undefined;
+    },
+    async markSent(incidentId, digest) {
+      await redis.set(`${prefix}card:sent:{${incidentId}}`, digest, 'PX', MONTH_MS);
+    },
+    async failing() {
+      const all = await redis.hgetall(failures);
+      return Object.entries(all).map(([incidentId, json]) => ({ incidentId, ...(JSON.parse(json) as DeliveryFailure) }));
+    },
+  };
+}
