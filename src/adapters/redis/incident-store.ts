@@ -3,41 +3,46 @@ import { AuditEvent } from '../../domain/audit.js';
 import { ErrorEvent } from '../../domain/event.js';
 import { ErrorCode, MedicError } from '../../domain/errors.js';
 import { Incident, type IncidentState } from '../../domain/incident.js';
-import { hourOf, HOUR_MS, isOverflowFingerprint, overflowFingerprint, severityWeight } from '../../domain/storm-policy.js';
+import { hourOf, HOUR_MS, isOverflowFingerprint, overflowFingerprint } from '../../domain/storm-policy.js';
 import { MERGE_FAMILY } from './family-merge-script.js';
 import { finishMerges, resolveMerged } from './finish-merges.js';
 import { loadGroupingDecisions } from './grouping-decision-store.js';
 import { listOverflowFamilies } from './overflow-families.js';
-import type { IncidentStore, IngestStatus, QuietIncident } from '../../ports/incident-store.js';
-import { INGEST_EVENT, RELEASE_FINGERPRINT, UPDATE_INCIDENT } from './incident-scripts.js';
+import type { IncidentStore, IngestInput, IngestStatus, QuietIncident } from '../../ports/incident-store.js';
+import { RELEASE_FINGERPRINT, UPDATE_INCIDENT } from './incident-scripts.js';
+import { ingestBatchArgs, type IngestKeys } from './ingest-batch-args.js';
+import { INGEST_BATCH } from './ingest-batch-script.js';
 
 type RedisWithScripts = Redis & {
-  medicIngest(...args: (string | number)[]): Promise<[IngestStatus, string]>;
+  medicIngestBatch(args: (string | number)[]): Promise<string[]>;
   medicUpdateIncident(...args: (string | number)[]): Promise<number>;
   medicReleaseFingerprint(...args: (string | number)[]): Promise<number>;
 };
 
 type IngestPipeline = {
-  medicIngest(...args: (string | number)[]): void;
+  medicIngestBatch(args: (string | number)[]): void;
   medicMergeFamily(...args: (string | number)[]): void;
   exec(): Promise<[Error | null, unknown][] | null>;
 };
 
 const SAMPLE_CAP = 20;
+/** Events per script call: Redis runs a call without interleaving, so a call stays a few milliseconds. */
+const MAX_BATCH = 500;
 const MAX_CAS_ATTEMPTS = 20;
 /** How long a closed incident is remembered as its family's predecessor. */
 const PREDECESSOR_TTL_MS = 30 * 86_400_000;
 
 export function createIncidentStore(redis: Redis, prefix: string): IncidentStore {
   const r = redis as RedisWithScripts;
-  if (typeof r.medicIngest !== 'function') {
-    redis.defineCommand('medicIngest', { numberOfKeys: 19, lua: INGEST_EVENT });
+  if (typeof r.medicIngestBatch !== 'function') {
+    // The batch script's key count depends on the batch: it is the first argument of each call.
+    redis.defineCommand('medicIngestBatch', { lua: INGEST_BATCH });
     redis.defineCommand('medicMergeFamily', { numberOfKeys: 7, lua: MERGE_FAMILY });
     redis.defineCommand('medicUpdateIncident', { numberOfKeys: 4, lua: UPDATE_INCIDENT });
     redis.defineCommand('medicReleaseFingerprint', { numberOfKeys: 3, lua: RELEASE_FINGERPRINT });
   }
   const key = (id: string) => `${prefix}incident:${id}`;
-  const keys = {
+  const keys: IngestKeys & { merged: string; mergesPending: string } = {
     processed: `${prefix}processed`,
     incidents: `${prefix}incidents`,
     byState: `${prefix}incidents:by-state`,
@@ -49,6 +54,8 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
     cap: (hour: number, service?: string) => (service === undefined ? `${prefix}cap:${hour}` : `${prefix}cap:${service}:${hour}`),
     families: (overflow: string) => `${prefix}${overflow}:families`,
     template: (overflow: string) => `${prefix}${overflow}:template`,
+    overflowVolume: (overflow: string) => `${prefix}${overflow}:volume`,
+    overflowInfo: (overflow: string) => `${prefix}${overflow}:info`,
     scopes: (family: string) => `${prefix}family:${family}:scopes`,
     volume: (hour: number, service?: string) => (service === undefined ? `${prefix}cap:${hour}:volume` : `${prefix}cap:${service}:${hour}:volume`),
     merged: `${prefix}merged`,
@@ -86,37 +93,38 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
       const msLeftInHour = (hour + 1) * HOUR_MS - nowMs;
       // The overflow record rides along once per call, not once per event; created only if needed.
       if (options.overflow) await redis.set(keys.template(overflow), JSON.stringify(options.overflow), 'PX', msLeftInHour + HOUR_MS, 'NX');
+      const ctx = { keys, prefix, hour, overflow, nowMs, msLeftInHour, sampleCap: SAMPLE_CAP, options };
       const pipeline = redis.pipeline() as unknown as IngestPipeline;
-      // Merges ride in the same pipeline, in order: the events before a merge were keyed on the
-      // retired family, the events after it on the survivor. Their results are not returned.
-      const isEvent: boolean[] = [];
-      for (const { event, fingerprint, scope, family, merges, candidate, rule } of inputs) {
-        for (const [from, to] of merges ?? []) {
+      // Events go in batch calls; a family merge ends a batch and rides between two, in order: the
+      // events before it were keyed on the retired family, the events after it on the survivor.
+      const isBatch: boolean[] = [];
+      let segment: IngestInput[] = [];
+      const flush = () => {
+        if (segment.length === 0) return;
+        pipeline.medicIngestBatch(ingestBatchArgs(segment, ctx));
+        isBatch.push(true);
+        segment = [];
+      };
+      for (const input of inputs) {
+        if (input.merges?.length) flush();
+        for (const [from, to] of input.merges ?? []) {
           pipeline.medicMergeFamily(
             keys.scopes(from), keys.scopes(to), keys.merged, keys.mergesPending, keys.activity, keys.pending, keys.families(overflow),
             prefix, from, to, SAMPLE_CAP, nowMs,
           );
-          isEvent.push(false);
+          isBatch.push(false);
         }
-        isEvent.push(true);
-        pipeline.medicIngest(
-          keys.processed, keys.open(fingerprint), keys.incidents, keys.pending,
-          keys.forming(fingerprint), `${keys.forming(fingerprint)}:events`, keys.activity, keys.last(fingerprint),
-          keys.cap(hour), keys.cap(hour, candidate.service), keys.open(overflow), keys.families(overflow), keys.template(overflow),
-          keys.scopes(family ?? ''),
-          keys.volume(hour), keys.volume(hour, candidate.service), `${prefix}${overflow}:volume`, `${prefix}${overflow}:info`, keys.byState,
-          prefix, event.id, nowMs, candidate.id, JSON.stringify(candidate), event.time, JSON.stringify(event), SAMPLE_CAP,
-          rule?.minEvents ?? 1, rule?.windowMs ?? 0, options.caps?.perHour ?? 0, options.caps?.perServiceHour ?? 0, fingerprint, msLeftInHour, scope ?? '',
-          severityWeight(event.severity), JSON.stringify({ service: candidate.service, title: candidate.title }),
-        );
+        segment.push(input);
+        if (segment.length >= MAX_BATCH) flush();
       }
+      flush();
       const results = (await pipeline.exec()) ?? [];
       const out: { status: IngestStatus; incidentId: string }[] = [];
       results.forEach(([error, value], i) => {
         if (error) throw new MedicError(ErrorCode.UpstreamUnavailable, `Redis refused an ingest: ${error.message}`, { transient: true });
-        if (!isEvent[i]) return;
-        const [status, incidentId] = value as [IngestStatus, string];
-        out.push({ status, incidentId });
+        if (!isBatch[i]) return;
+        const flat = value as string[];
+        for (let j = 0; j + 1 < flat.length; j += 2) out.push({ status: flat[j] as IngestStatus, incidentId: flat[j + 1] ?? '' });
       });
       return out;
     },
