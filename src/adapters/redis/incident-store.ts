@@ -27,7 +27,7 @@ type IngestPipeline = {
 
 const SAMPLE_CAP = 20;
 /** Events per script call: Redis runs a call without interleaving, so a call stays a few milliseconds. */
-const MAX_BATCH = 500;
+const MAX_BATCH = 1_000;
 const MAX_CAS_ATTEMPTS = 20;
 /** How long a closed incident is remembered as its family's predecessor. */
 const PREDECESSOR_TTL_MS = 30 * 86_400_000;
