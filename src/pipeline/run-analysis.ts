@@ -52,7 +52,7 @@ export async function runAnalysis(incidentId: string, deps: PipelineDeps): Promi
           incident: { ...current, ...output.patch, steps: { ...current.steps, [step.name]: { at } }, updatedAt: at },
           audit: [{ at, action: `step.${step.name}`, outcome: 'done', actor: PIPELINE_ACTOR, details: output.details }],
         };
-      });
+      }, incident);
       deps.metrics.stepDuration.observe({ step: step.name, outcome: 'done' }, (performance.now() - started) / 1000);
       deps.afterStep?.(step.name, incident);
       if (incident.state === 'analyzing') progress.schedule(incident);

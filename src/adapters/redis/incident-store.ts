@@ -134,11 +134,14 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
       if (!incident) throw new MedicError(ErrorCode.NotFound, `No incident ${id}. List them with \`npm run medic -- incidents\`.`);
       return incident;
     },
-    async update(id, mutate) {
+    async update(id, mutate, known) {
       for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-        const current = await get(id);
+        const assumed = attempt === 0 && known?.id === id;
+        const current = assumed ? known : await get(id);
         if (!current) throw new MedicError(ErrorCode.NotFound, `No incident ${id}.`);
         const mutation = mutate(current);
+        // Declining is decided on the stored record, never on the caller's copy.
+        if (!mutation && assumed) continue;
         if (!mutation) return current;
         const next = Incident.parse({ ...mutation.incident, version: current.version + 1 });
         const audit = mutation.audit.map((event) => JSON.stringify(AuditEvent.parse({ ...event, incidentId: id })));
