@@ -91,7 +91,7 @@ async function dump(redis: Redis, prefix: string): Promise<Record<string, unknow
   return out;
 }
 
-async function ingestBoth(events: ErrorEvent[], storm: IngestDeps['storm'], polls: number) {
+async function ingestBoth(events: ErrorEvent[], storm: IngestDeps['storm'], polls: number, between?: (store: IncidentStore, poll: number) => Promise<void>) {
   const statuses = { batched: [] as [IngestStatus, string][], single: [] as [IngestStatus, string][] };
   const sides = [
     { ctx: batched, store: createIncidentStore(batched.redis, batched.prefix), seen: statuses.batched },
@@ -101,6 +101,7 @@ async function ingestBoth(events: ErrorEvent[], storm: IngestDeps['storm'], poll
     const miner = createTemplateMiner();
     const per = Math.ceil(events.length / polls);
     for (let i = 0; i < events.length; i += per) {
+      if (i > 0) await between?.(side.store, i / per);
       await ingestEvents(events.slice(i, i + per), {
         store: side.store, miner, storm, clock: () => new Date(now), enqueueAnalysis: async () => undefined,
         onIngested: (status, id) => void side.seen.push([status, id.split(side.ctx.prefix).join('')]),
@@ -127,6 +128,27 @@ describe('ingest in batch script calls', () => {
     expect(statuses.batched).toEqual(statuses.single);
     expect(new Set(statuses.batched.map(([s]) => s))).toContain('held');
     expect(states[0]).toEqual(states[1]);
+  });
+
+  it('sends events that cannot be sampled without their JSON, and the whole batch again when a fingerprint closed meanwhile', async () => {
+    const events = stream(3_000, 17);
+    const replayed = [...events.slice(0, 1_000), ...events.slice(500, 1_500), ...events.slice(1_000)];
+    const releaseAll = async (store: IncidentStore, poll: number) => {
+      // The second poll replays the first (duplicates); before the third, every incident closes its family.
+      if (poll !== 2) return;
+      for (const incident of await store.list()) await store.releaseFingerprint(incident);
+    };
+    const { statuses, states } = await ingestBoth(replayed, { open: { minEvents: 1, windowS: 300 }, rules: {}, maxNewPerHour: 50, maxNewPerServiceHour: 20 }, 4, releaseAll);
+    expect(statuses.batched).toEqual(statuses.single);
+    expect(statuses.batched.filter(([s]) => s === 'duplicate').length).toBeGreaterThan(500);
+    expect(states[0]).toEqual(states[1]);
+    // Each incident's sample holds its newest events, whole (a merged one handed its own on).
+    const store = createIncidentStore(batched.redis, batched.prefix);
+    for (const incident of (await store.list()).filter((i) => !i.mergedInto)) {
+      const sample = await store.recentEvents(incident.id);
+      expect(sample.length).toBeGreaterThan(0);
+      expect(sample.every((e) => e.message.length > 0)).toBe(true);
+    }
   });
 
   it('keeps per-event semantics in short streams, where samples and forming lists are still short', async () => {

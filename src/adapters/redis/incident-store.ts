@@ -17,17 +17,15 @@ type RedisWithScripts = Redis & {
   medicIngestBatch(args: (string | number)[]): Promise<string[]>;
   medicUpdateIncident(...args: (string | number)[]): Promise<number>;
   medicReleaseFingerprint(...args: (string | number)[]): Promise<number>;
+  medicMergeFamily(...args: (string | number)[]): Promise<number>;
 };
 
-type IngestPipeline = {
-  medicIngestBatch(args: (string | number)[]): void;
-  medicMergeFamily(...args: (string | number)[]): void;
-  exec(): Promise<[Error | null, unknown][] | null>;
-};
 
 const SAMPLE_CAP = 20;
 /** Events per script call: Redis runs a call without interleaving, so a call stays a few milliseconds. */
 const MAX_BATCH = 1_000;
+/** Fingerprints remembered as open between calls (a hint the script checks); forgotten past this many. */
+const KNOWN_OPEN_MAX = 50_000;
 const MAX_CAS_ATTEMPTS = 20;
 /** How long a closed incident is remembered as its family's predecessor. */
 const PREDECESSOR_TTL_MS = 30 * 86_400_000;
@@ -42,6 +40,7 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
     redis.defineCommand('medicReleaseFingerprint', { numberOfKeys: 3, lua: RELEASE_FINGERPRINT });
   }
   const key = (id: string) => `${prefix}incident:${id}`;
+  const knownOpen = new Set<string>();
   const keys: IngestKeys & { merged: string; mergesPending: string } = {
     processed: `${prefix}processed`,
     incidents: `${prefix}incidents`,
@@ -94,38 +93,42 @@ export function createIncidentStore(redis: Redis, prefix: string): IncidentStore
       // The overflow record rides along once per call, not once per event; created only if needed.
       if (options.overflow) await redis.set(keys.template(overflow), JSON.stringify(options.overflow), 'PX', msLeftInHour + HOUR_MS, 'NX');
       const ctx = { keys, prefix, hour, overflow, nowMs, msLeftInHour, sampleCap: SAMPLE_CAP, options };
-      const pipeline = redis.pipeline() as unknown as IngestPipeline;
-      // Events go in batch calls; a family merge ends a batch and rides between two, in order: the
-      // events before it were keyed on the retired family, the events after it on the survivor.
-      const isBatch: boolean[] = [];
-      let segment: IngestInput[] = [];
-      const flush = () => {
-        if (segment.length === 0) return;
-        pipeline.medicIngestBatch(ingestBatchArgs(segment, ctx));
-        isBatch.push(true);
-        segment = [];
+      const out: { status: IngestStatus; incidentId: string }[] = [];
+      const refused = (error: unknown) => new MedicError(ErrorCode.UpstreamUnavailable, `Redis refused an ingest: ${(error as Error).message}`, { transient: true });
+      const runBatch = async (segment: IngestInput[]) => {
+        let flat = await r.medicIngestBatch(ingestBatchArgs(segment, ctx, knownOpen)).catch((error: unknown) => Promise.reject(refused(error)));
+        // A fingerprint believed open was not: nothing was written, the batch goes again whole.
+        if (flat.length === 1 && flat[0] === 'resend') flat = await r.medicIngestBatch(ingestBatchArgs(segment, ctx)).catch((error: unknown) => Promise.reject(refused(error)));
+        if (knownOpen.size > KNOWN_OPEN_MAX) knownOpen.clear();
+        for (let j = 0; j + 1 < flat.length; j += 2) {
+          const status = flat[j] as IngestStatus;
+          const fingerprint = segment[j / 2]!.fingerprint;
+          if (status === 'absorbed' || status === 'created') knownOpen.add(fingerprint);
+          else if (status !== 'duplicate') knownOpen.delete(fingerprint);
+          out.push({ status, incidentId: flat[j + 1] ?? '' });
+        }
       };
+      // Events go in batch calls, one after the other; a family merge ends a batch and runs between
+      // two, in order: the events before it were keyed on the retired family, the events after it on the survivor.
+      let segment: IngestInput[] = [];
       for (const input of inputs) {
-        if (input.merges?.length) flush();
+        if (input.merges?.length && segment.length > 0) {
+          await runBatch(segment);
+          segment = [];
+        }
         for (const [from, to] of input.merges ?? []) {
-          pipeline.medicMergeFamily(
+          await r.medicMergeFamily(
             keys.scopes(from), keys.scopes(to), keys.merged, keys.mergesPending, keys.activity, keys.pending, keys.families(overflow),
             prefix, from, to, SAMPLE_CAP, nowMs,
-          );
-          isBatch.push(false);
+          ).catch((error: unknown) => Promise.reject(refused(error)));
         }
         segment.push(input);
-        if (segment.length >= MAX_BATCH) flush();
+        if (segment.length >= MAX_BATCH) {
+          await runBatch(segment);
+          segment = [];
+        }
       }
-      flush();
-      const results = (await pipeline.exec()) ?? [];
-      const out: { status: IngestStatus; incidentId: string }[] = [];
-      results.forEach(([error, value], i) => {
-        if (error) throw new MedicError(ErrorCode.UpstreamUnavailable, `Redis refused an ingest: ${error.message}`, { transient: true });
-        if (!isBatch[i]) return;
-        const flat = value as string[];
-        for (let j = 0; j + 1 < flat.length; j += 2) out.push({ status: flat[j] as IngestStatus, incidentId: flat[j + 1] ?? '' });
-      });
+      if (segment.length > 0) await runBatch(segment);
       return out;
     },
     get,

@@ -1,6 +1,9 @@
 import { severityWeight } from '../../domain/storm-policy.js';
 import type { IngestInput, IngestOptions } from '../../ports/incident-store.js';
 
+/** Events of an open fingerprint go without JSON only with this many times sampleCap of it after them. */
+const LIGHT_MARGIN = 2;
+
 export interface IngestKeys {
   processed: string;
   incidents: string;
@@ -33,9 +36,10 @@ export interface BatchContext {
 /**
  * The keys and arguments of one INGEST_BATCH call (see ingest-batch-script.ts): fingerprints and
  * services become key groups, and the strings events of a batch share (a candidate record
- * without its id and first event, a family's info) are sent once.
+ * without its id and first event, a family's info) are sent once. `knownOpen`: fingerprints
+ * the last calls found open, whose events that cannot be sampled are sent without their JSON.
  */
-export function ingestBatchArgs(inputs: readonly IngestInput[], ctx: BatchContext): (string | number)[] {
+export function ingestBatchArgs(inputs: readonly IngestInput[], ctx: BatchContext, knownOpen: ReadonlySet<string> = new Set()): (string | number)[] {
   const { keys, hour, overflow } = ctx;
   const fixedKeys = [
     keys.processed, keys.incidents, keys.pending, keys.activity, keys.cap(hour), keys.open(overflow), keys.families(overflow),
@@ -57,8 +61,24 @@ export function ingestBatchArgs(inputs: readonly IngestInput[], ctx: BatchContex
     }
     return id;
   };
+  // Of a fingerprint believed open, only its newest sampleCap events here can be sampled: the
+  // others go without their JSON, which the script checks (and asks for the batch whole otherwise).
+  // Repeats of an id in the batch push no sample, and neither do events Redis already holds: the
+  // first are not counted, the second are the reason for the margin.
+  const left = new Map<string, number>();
+  const firsts = new Set<string>();
+  if (knownOpen.size > 0) {
+    for (const { event, fingerprint } of inputs) {
+      if (!knownOpen.has(fingerprint) || firsts.has(event.id)) continue;
+      firsts.add(event.id);
+      left.set(fingerprint, (left.get(fingerprint) ?? 0) + 1);
+    }
+  }
   const eventArgs: (string | number)[] = [];
   for (const { event, fingerprint, scope, family, candidate, rule } of inputs) {
+    const after = firsts.delete(event.id) ? left.get(fingerprint) : undefined;
+    if (after !== undefined) left.set(fingerprint, after - 1);
+    const light = after !== undefined && after > LIGHT_MARGIN * ctx.sampleCap;
     const groupId = `${fingerprint}\u0000${scope ?? ''}\u0000${family ?? ''}`;
     let group = groups.get(groupId);
     if (group === undefined) {
@@ -75,7 +95,7 @@ export function ingestBatchArgs(inputs: readonly IngestInput[], ctx: BatchContex
     }
     const { id, firstEvent: _firstEvent, ...shape } = candidate;
     eventArgs.push(
-      event.id, event.time, JSON.stringify(event), id, share(JSON.stringify(shape)), group, service,
+      event.id, event.time, light ? '' : JSON.stringify(event), id, share(JSON.stringify(shape)), group, service,
       rule?.minEvents ?? 1, rule?.windowMs ?? 0, severityWeight(event.severity), share(JSON.stringify({ service: candidate.service, title: candidate.title })),
     );
   }

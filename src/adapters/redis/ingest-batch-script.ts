@@ -23,6 +23,8 @@
  *       then per event (11 each): eventId, eventTime, eventJson, candidateId, shape (the candidate
  *       record's JSON without id and firstEvent, as a string number), group, service, minEvents,
  *       windowMs, weight (the event's severity weight), info ({service, title} of the family, a string number).
+ * An event's JSON may be '' when it cannot end up in any sample (see light_events_hold): the
+ * script then checks that before writing anything, and answers {'resend'} when it does not hold.
  * Returns {status1, incidentId1, status2, ...}. A suppressed family whose weighted volume
  * outgrows the smallest incident opened under the cap is promoted: it takes that one's place
  * in the cap's ranking and opens its own incident (created, promotedFrom set).
@@ -273,6 +275,41 @@ local function flush_all()
   end
   if #activity > 0 then redis.call('ZADD', KEYS[4], unpack(activity)) end
 end
+
+-- An event sent without its JSON ('') is one the client expects never to be sampled. Checked
+-- before anything is written: its fingerprint is open now (so every event of it in this call is
+-- absorbed there, nothing in the call closes it) and at least sampleCap events of that
+-- fingerprint that push a sample (not duplicates) follow it here, so it can never be among the
+-- newest sampleCap kept. Otherwise nothing is done and the client sends the batch whole.
+local function light_events_hold()
+  local firstOf, pushes, light = {}, {}, false
+  for i = 0, N - 1 do
+    local b = EVENT_ARGS + i * W
+    local id = ARGV[b + 1]
+    if ARGV[b + 3] == '' then light = true end
+    if firstOf[id] == nil then
+      firstOf[id] = i
+      pushes[i] = redis.call('ZSCORE', KEYS[1], id) == false
+    else
+      pushes[i] = false
+    end
+  end
+  if not light then return true end
+  local open, after = {}, {}
+  for i = N - 1, 0, -1 do
+    local b = EVENT_ARGS + i * W
+    local g = tonumber(ARGV[b + 6])
+    local fp = ARGV[GROUP_ARGS + 2 * g + 1]
+    if ARGV[b + 3] == '' and pushes[i] then
+      if open[fp] == nil then open[fp] = redis.call('EXISTS', KEYS[12 + 5 * g + 1]) == 1 end
+      if not open[fp] or (after[fp] or 0) < sampleCap then return false end
+    end
+    if pushes[i] then after[fp] = (after[fp] or 0) + 1 end
+  end
+  return true
+end
+
+if not light_events_hold() then return {'resend'} end
 
 local out = {}
 for i = 0, N - 1 do
