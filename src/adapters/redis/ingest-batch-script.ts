@@ -38,7 +38,7 @@ local EVENT_ARGS, W = STRING_ARGS + S, 11
 local SERVICE_KEYS = 12 + 5 * G
 
 -- Writes held back until the end of the script or until something reads them.
-local stats, samples, dirty, dirtyList = {}, {}, {}, {}
+local stats, samples, dirty, dirtyList, processed = {}, {}, {}, {}, {}
 local openIds = {}
 local overflowId
 
@@ -101,9 +101,9 @@ local function ingest_one(e)
   local scope = ARGV[GROUP_ARGS + 2 * e.group + 2]
   local eventTime, weight = e.time, e.weight
 
-  if redis.call('ZADD', KEYS[1], 'NX', ARGV[2], e.id) == 0 then
-    return 'duplicate', ''
-  end
+  if e.duplicate then return 'duplicate', '' end
+  processed[#processed + 1] = ARGV[2]
+  processed[#processed + 1] = e.id
 
   local id = openIds[fp]
   if id == nil then
@@ -265,6 +265,8 @@ local function ingest_one(e)
 end
 
 local function flush_all()
+  for i = 1, #processed, 1000 do redis.call('ZADD', KEYS[1], 'NX', unpack(processed, i, math.min(i + 999, #processed))) end
+  processed = {}
   local activity = {}
   for _, id in ipairs(dirtyList) do
     flush_stats(id)
@@ -276,35 +278,36 @@ local function flush_all()
   if #activity > 0 then redis.call('ZADD', KEYS[4], unpack(activity)) end
 end
 
+-- Which events are duplicates, read before anything is written: an id Redis already holds, or
+-- one seen earlier in this call. Their ids are recorded with the other writes, at the end.
+local duplicate, firstOf = {}, {}
+for from = 0, N - 1, 500 do
+  local ids = {}
+  for i = from, math.min(from + 499, N - 1) do ids[#ids + 1] = ARGV[EVENT_ARGS + i * W + 1] end
+  local scores = redis.call('ZMSCORE', KEYS[1], unpack(ids))
+  for k, id in ipairs(ids) do
+    local i = from + k - 1
+    duplicate[i] = scores[k] ~= false or firstOf[id] ~= nil
+    if firstOf[id] == nil then firstOf[id] = i end
+  end
+end
+
 -- An event sent without its JSON ('') is one the client expects never to be sampled. Checked
 -- before anything is written: its fingerprint is open now (so every event of it in this call is
 -- absorbed there, nothing in the call closes it) and at least sampleCap events of that
 -- fingerprint that push a sample (not duplicates) follow it here, so it can never be among the
 -- newest sampleCap kept. Otherwise nothing is done and the client sends the batch whole.
 local function light_events_hold()
-  local firstOf, pushes, light = {}, {}, false
-  for i = 0, N - 1 do
-    local b = EVENT_ARGS + i * W
-    local id = ARGV[b + 1]
-    if ARGV[b + 3] == '' then light = true end
-    if firstOf[id] == nil then
-      firstOf[id] = i
-      pushes[i] = redis.call('ZSCORE', KEYS[1], id) == false
-    else
-      pushes[i] = false
-    end
-  end
-  if not light then return true end
   local open, after = {}, {}
   for i = N - 1, 0, -1 do
     local b = EVENT_ARGS + i * W
     local g = tonumber(ARGV[b + 6])
     local fp = ARGV[GROUP_ARGS + 2 * g + 1]
-    if ARGV[b + 3] == '' and pushes[i] then
+    if ARGV[b + 3] == '' and not duplicate[i] then
       if open[fp] == nil then open[fp] = redis.call('EXISTS', KEYS[12 + 5 * g + 1]) == 1 end
       if not open[fp] or (after[fp] or 0) < sampleCap then return false end
     end
-    if pushes[i] then after[fp] = (after[fp] or 0) + 1 end
+    if not duplicate[i] then after[fp] = (after[fp] or 0) + 1 end
   end
   return true
 end
@@ -317,7 +320,7 @@ for i = 0, N - 1 do
   local status, id = ingest_one({
     id = ARGV[b + 1], time = ARGV[b + 2], json = ARGV[b + 3], candidateId = ARGV[b + 4], shape = tonumber(ARGV[b + 5]),
     group = tonumber(ARGV[b + 6]), service = tonumber(ARGV[b + 7]), minEvents = tonumber(ARGV[b + 8]),
-    windowMs = tonumber(ARGV[b + 9]), weight = tonumber(ARGV[b + 10]), info = tonumber(ARGV[b + 11]),
+    windowMs = tonumber(ARGV[b + 9]), weight = tonumber(ARGV[b + 10]), info = tonumber(ARGV[b + 11]), duplicate = duplicate[i],
   })
   if not status then
     -- What the events before this one did stays (each was its own step before); it is written, then the error returned.
