@@ -6,7 +6,9 @@ import type { Logger } from '../src/observability/logger.js';
 import type { LogSource } from '../src/ports/log-source.js';
 import type { JobDefinition } from '../src/queue/job-definition.js';
 import { ingestEvents, type IngestDeps } from '../src/use-cases/ingest-events.js';
-import { createTemplateMiner } from '../src/domain/templates/template-miner.js';
+import { createTemplateMiner, type TemplateMiner } from '../src/domain/templates/template-miner.js';
+import type { ErrorEvent } from '../src/domain/event.js';
+import type { IngestStatus } from '../src/ports/incident-store.js';
 import type { TemplateSnapshotStore } from '../src/adapters/redis/template-snapshot-store.js';
 
 export interface PollDeps extends IngestDeps {
@@ -47,17 +49,51 @@ export async function pollOnce(deps: PollDeps): Promise<{ polled: number; create
   const token = randomUUID();
   if ((await deps.redis.set(lockKey, token, 'PX', LOCK_MS, 'NX')) !== 'OK') return undefined;
   try {
-    const { events, checkpoint } = await deps.source.poll(await deps.checkpoints.get(deps.source.name));
+    const from = await deps.checkpoints.get(deps.source.name);
     // The poll lock makes this the only miner at work: its families and ids persist across polls and restarts.
-    const miner = events.length > 0 && deps.templates ? createTemplateMiner({}, await deps.templates.load()) : undefined;
-    const counts = await ingestEvents(events, { ...deps, miner });
-    if (miner) await deps.templates?.save(miner.snapshot());
+    let miner: Promise<TemplateMiner> | undefined;
+    const minerOf = deps.templates ? () => (miner ??= deps.templates!.load().then((snapshot) => createTemplateMiner({}, snapshot))) : undefined;
+    const { polled, counts, checkpoint } = await readAndIngest(deps, from, minerOf);
+    if (miner) await deps.templates?.save((await miner).snapshot());
     await deps.checkpoints.set(deps.source.name, checkpoint);
     await deps.store.pruneProcessed(deps.clock().getTime() - deps.dedupeRetentionMs);
-    if (events.length > 0) deps.logger.info({ source: deps.source.name, polled: events.length, ...counts }, 'polled');
-    return { polled: events.length, ...counts };
+    if (polled > 0) deps.logger.info({ source: deps.source.name, polled, ...counts }, 'polled');
+    return { polled, ...counts };
   } finally {
     // Release only our own lock (a slow poll may have lost it to the expiry).
     await deps.redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, lockKey, token);
   }
+}
+
+/** Events handed to the ingest at once while a source streams: big enough for whole script batches. */
+const STREAM_BATCH = 2_000;
+
+/**
+ * Reads the source and ingests what it reads. A streaming source (Splunk's export) is ingested
+ * while it still streams, a batch at a time, and waits while a batch is ingested (back-pressure);
+ * events ingested before a failed stream are duplicates when the poll is retried.
+ */
+async function readAndIngest(deps: PollDeps, from: string | undefined, minerOf: (() => Promise<TemplateMiner>) | undefined) {
+  const counts: Record<IngestStatus, number> = { created: 0, absorbed: 0, duplicate: 0, held: 0, overflow: 0 };
+  // Called once more at the end even with no events: it finishes merges and enqueues analyses a crash left behind.
+  const ingest = async (events: ErrorEvent[]) => {
+    const miner = events.length > 0 ? await minerOf?.() : undefined;
+    const added = await ingestEvents(events, { ...deps, miner });
+    for (const status of Object.keys(counts) as IngestStatus[]) counts[status] += added[status];
+  };
+  if (!deps.source.pollStream) {
+    const { events, checkpoint } = await deps.source.poll(from);
+    await ingest(events);
+    return { polled: events.length, counts, checkpoint };
+  }
+  let pending: ErrorEvent[] = [];
+  const { checkpoint, events } = await deps.source.pollStream(from, async (batch) => {
+    for (const event of batch) pending.push(event);
+    if (pending.length < STREAM_BATCH) return;
+    const ready = pending;
+    pending = [];
+    await ingest(ready);
+  });
+  await ingest(pending);
+  return { polled: events, counts, checkpoint };
 }

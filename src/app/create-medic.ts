@@ -142,8 +142,8 @@ export function createMedic(parts: MedicParts): Medic {
   const poll: PollDeps = {
     store, source: adapters.logs, checkpoints: createCheckpointStore(redis, prefix), templates: createTemplateSnapshotStore(redis, prefix), redis, prefix, logger, clock,
     dedupeRetentionMs: DEDUPE_RETENTION_MS,
-    enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round),
-    enqueueCardRefresh: (id) => queues.enqueueCardRefresh(id), storm,
+    enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round), enqueueAnalyses: (ids) => queues.enqueueAnalyses(ids),
+    enqueueCardRefresh: (id) => queues.enqueueCardRefresh(id), enqueueCardRefreshes: (ids) => queues.enqueueCardRefreshes(ids), storm,
     onIngested: (status) => metrics.eventsIngested.inc({ status }), afterStep, rules: adapters.groupingRules,
   };
   const fixOrders: FixOrderDeps = {

@@ -1,7 +1,7 @@
 import { PIPELINE_ACTOR } from '../domain/audit.js';
 import { isStepDone, transition, type Incident } from '../domain/incident.js';
-import { presentIncidentCard } from '../presenters/incident-card.js';
 import type { PipelineDeps } from './pipeline-deps.js';
+import { createProgressUpdates, showProgress } from './progress-updates.js';
 import type { Step } from './step.js';
 import { cardStep } from './steps/card.js';
 import { diagnosticsStep } from './steps/diagnostics.js';
@@ -30,30 +30,37 @@ export async function runAnalysis(incidentId: string, deps: PipelineDeps): Promi
       ? { incident: transition(current, 'analyzing', now()), audit: [{ at: now(), action: 'incident.analyze', outcome: 'done', actor: PIPELINE_ACTOR }] }
       : undefined,
   );
-  for (const step of ANALYSIS_STEPS) {
-    if (incident.state !== 'analyzing') break;
-    if (isStepDone(incident, step.name)) continue;
-    const started = performance.now();
-    let output;
-    try {
-      output = await step.run(incident, deps);
-    } catch (error) {
-      deps.metrics.stepFailures.inc({ step: step.name });
-      deps.metrics.stepDuration.observe({ step: step.name, outcome: 'failed' }, (performance.now() - started) / 1000);
-      throw error;
+  const progress = createProgressUpdates(deps);
+  try {
+    for (const step of ANALYSIS_STEPS) {
+      if (incident.state !== 'analyzing') break;
+      if (isStepDone(incident, step.name)) continue;
+      // The card step writes the card itself: no progress update may land after it.
+      if (step === cardStep) await progress.settle();
+      const started = performance.now();
+      let output;
+      try {
+        output = await step.run(incident, deps);
+      } catch (error) {
+        deps.metrics.stepFailures.inc({ step: step.name });
+        deps.metrics.stepDuration.observe({ step: step.name, outcome: 'failed' }, (performance.now() - started) / 1000);
+        throw error;
+      }
+      const at = now();
+      incident = await deps.store.update(incidentId, (current) => {
+        if (isStepDone(current, step.name) || current.state !== 'analyzing') return undefined;
+        return {
+          incident: { ...current, ...output.patch, steps: { ...current.steps, [step.name]: { at } }, updatedAt: at },
+          audit: [{ at, action: `step.${step.name}`, outcome: 'done', actor: PIPELINE_ACTOR, details: output.details }],
+        };
+      }, incident);
+      deps.metrics.stepDuration.observe({ step: step.name, outcome: 'done' }, (performance.now() - started) / 1000);
+      deps.afterStep?.(step.name, incident);
+      if (deps.requestCard) await requestCard(incident, deps, step.name === 'intake');
+      else if (incident.state === 'analyzing') progress.schedule(incident);
     }
-    const at = now();
-    incident = await deps.store.update(incidentId, (current) => {
-      if (isStepDone(current, step.name) || current.state !== 'analyzing') return undefined;
-      return {
-        incident: { ...current, ...output.patch, steps: { ...current.steps, [step.name]: { at } }, updatedAt: at },
-        audit: [{ at, action: `step.${step.name}`, outcome: 'done', actor: PIPELINE_ACTOR, details: output.details }],
-      };
-    });
-    deps.metrics.stepDuration.observe({ step: step.name, outcome: 'done' }, (performance.now() - started) / 1000);
-    deps.afterStep?.(step.name, incident);
-    if (deps.requestCard) await requestCard(incident, deps, step.name === 'intake');
-    else if (incident.state === 'analyzing') await showProgress(incident, deps);
+  } finally {
+    await progress.settle();
   }
   return incident;
 }
@@ -69,17 +76,6 @@ async function requestCard(incident: Incident, deps: PipelineDeps, post = false)
     // Only the final request matters to the card; a lost progress request is superseded by the next.
     if (priority === 'final') throw error;
     deps.logger.warn({ incidentId: incident.id, err: error }, 'progress request failed');
-  }
-}
-
-/** Progress on the card is a courtesy: a failed update never fails the analysis. */
-async function showProgress(incident: Incident, deps: PipelineDeps): Promise<void> {
-  if (!incident.card) return;
-  try {
-    const stats = await deps.store.stats(incident.id);
-    await deps.chat.updateCard(incident.card, presentIncidentCard({ incident, stats }));
-  } catch (error) {
-    deps.logger.warn({ incidentId: incident.id, err: error }, 'progress update failed');
   }
 }
 

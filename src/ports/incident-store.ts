@@ -71,8 +71,11 @@ export interface IncidentStore {
   ingest(inputs: IngestInput[], nowMs: number, options?: IngestOptions): Promise<{ status: IngestStatus; incidentId: string }[]>;
   get(id: string): Promise<Incident | undefined>;
   require(id: string): Promise<Incident>;
-  /** Reads, applies `mutate`, and writes back with its audit records unless another writer won; then retries. */
-  update(id: string, mutate: (incident: Incident) => Mutation | undefined): Promise<Incident>;
+  /**
+   * Reads, applies `mutate`, and writes back with its audit records unless another writer won; then retries.
+   * `known` (the record as the caller last wrote or read it) saves the first read; the version check still decides.
+   */
+  update(id: string, mutate: (incident: Incident) => Mutation | undefined, known?: Incident): Promise<Incident>;
   /** Newest first; with `states`, read from the per-state indexes, so an old open incident is never cut off. */
   list(options?: { states?: IncidentState[]; limit?: number }): Promise<Incident[]>;
   /** Outbox entries written by `update` and not yet completed, oldest first. */

@@ -17,10 +17,14 @@ export interface Queues {
    */
   enqueueCardDelivery(incidentId: string, version: number, priority: 'final' | 'progress', attempts: number): Promise<void>;
   enqueueAnalysis(incidentId: string, round: number): Promise<void>;
+  /** First-round analyses of many incidents in one round trip (a storm's new incidents). */
+  enqueueAnalyses(incidentIds: readonly string[]): Promise<void>;
   /** `round` is the incident's analysis round: approving the same proposal again after a re-run is a new job. */
   enqueueFix(incidentId: string, proposalHash: string, round: number): Promise<void>;
   /** At most one card refresh per incident every `cardRefreshS` seconds; it runs at the end of the period. */
   enqueueCardRefresh(incidentId: string): Promise<void>;
+  /** The same refresh for many incidents in one round trip. */
+  enqueueCardRefreshes(incidentIds: readonly string[]): Promise<void>;
   /** Looks at a fix PR's check runs after `delayMs`; `attempt` numbers the look, so each is one job. */
   enqueueChecksWatch(incidentId: string, attempt: number, delayMs: number): Promise<void>;
   /**
@@ -73,6 +77,10 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
   const sweep = make(QUEUE_NAMES.sweep);
   const watchChecks = make(QUEUE_NAMES.watchChecks);
   const forwardAudit = make(QUEUE_NAMES.forwardAudit);
+  const refreshOptions = (incidentId: string) => {
+    const ms = (options.cardRefreshS ?? 30) * 1000;
+    return { delay: ms, deduplication: { id: `refresh-${incidentId}`, ttl: ms }, attempts: 3 };
+  };
   const archiveAudit = make(QUEUE_NAMES.archiveAudit);
   const deliverCard = make(QUEUE_NAMES.deliverCard);
   const queues: Queues = {
@@ -99,6 +107,9 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
     async enqueueAnalysis(incidentId, round) {
       await analyze.add('analyze', { incidentId }, { jobId: analysisJobId(incidentId, round) });
     },
+    async enqueueAnalyses(incidentIds) {
+      if (incidentIds.length > 0) await analyze.addBulk(incidentIds.map((incidentId) => ({ name: 'analyze', data: { incidentId }, opts: { jobId: analysisJobId(incidentId, 0) } })));
+    },
     // A completed job is kept for a week and its jobId blocks a new one, so the round is part of the
     // key: a retry of one approval stays a no-op, a fresh approval after `/medic fix` runs.
     async enqueueFix(incidentId, proposalHash, round) {
@@ -108,8 +119,10 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
     // enqueue in that period is dropped by the dedup key (same ttl). The delayed job reads the count
     // when it runs, so the last event of a burst is always shown, and refreshes stay a period apart.
     async enqueueCardRefresh(incidentId) {
-      const ms = (options.cardRefreshS ?? 30) * 1000;
-      await refreshCard.add('refresh-card', { incidentId }, { delay: ms, deduplication: { id: `refresh-${incidentId}`, ttl: ms }, attempts: 3 });
+      await refreshCard.add('refresh-card', { incidentId }, refreshOptions(incidentId));
+    },
+    async enqueueCardRefreshes(incidentIds) {
+      if (incidentIds.length > 0) await refreshCard.addBulk(incidentIds.map((incidentId) => ({ name: 'refresh-card', data: { incidentId }, opts: refreshOptions(incidentId) })));
     },
     async enqueueChecksWatch(incidentId, attempt, delayMs) {
       await watchChecks.add('watch-checks', { incidentId, attempt }, { jobId: `${incidentId}-checks-${attempt}`, delay: delayMs, attempts: 3 });

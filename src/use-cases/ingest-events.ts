@@ -6,13 +6,17 @@ import { createIncident, type Incident } from '../domain/incident.js';
 import { hourOf, openRuleFor, overflowFingerprint, presentOverflowTitle, type StormSettings } from '../domain/storm-policy.js';
 import { maskMessage } from '../domain/templates/mask-message.js';
 import type { MinedTemplate, TemplateMiner } from '../domain/templates/template-miner.js';
-import type { IncidentStore, IngestOptions, IngestStatus } from '../ports/incident-store.js';
+import type { IncidentStore, IngestInput, IngestOptions, IngestStatus } from '../ports/incident-store.js';
 
 export interface IngestDeps {
   store: IncidentStore;
   enqueueAnalysis(incidentId: string, round: number): Promise<void>;
+  /** First-round analyses of many incidents in one round trip; without it, one enqueueAnalysis each. */
+  enqueueAnalyses?(incidentIds: readonly string[]): Promise<void>;
   /** A throttled card refresh, for incidents whose count moved (and the overflow card). */
   enqueueCardRefresh?(incidentId: string): Promise<void>;
+  /** The same refresh for many incidents in one round trip. */
+  enqueueCardRefreshes?(incidentIds: readonly string[]): Promise<void>;
   /** Opening rules and caps; without them every family opens at its first event, uncapped. */
   storm?: Pick<StormSettings, 'open' | 'rules' | 'maxNewPerHour' | 'maxNewPerServiceHour'>;
   clock: () => Date;
@@ -26,7 +30,8 @@ export interface IngestDeps {
   afterStep?: (step: string) => void;
 }
 
-const BATCH = 1_000;
+/** Events per store call; the next batch is prepared while Redis runs the last one. */
+const BATCH = 2_000;
 
 /** The message template an incident family is keyed on: the first line, variable parts masked. */
 export function templateOf(message: string): string {
@@ -63,42 +68,66 @@ function templateFamily(firstLine: string) {
 export async function ingestEvents(events: ErrorEvent[], deps: IngestDeps): Promise<Record<IngestStatus, number>> {
   const counts: Record<IngestStatus, number> = { created: 0, absorbed: 0, duplicate: 0, held: 0, overflow: 0 };
   const at = deps.clock();
+  const atIso = at.toISOString();
   const options = ingestOptions(deps, at, events[0]);
   const moved = new Set<string>();
   const decisions = await deps.store.groupingDecisions();
-  for (let i = 0; i < events.length; i += BATCH) {
-    const inputs = events.slice(i, i + BATCH).map((event) => {
-      const firstLine = event.message.split('\n', 1)[0] ?? '';
-      // The family the miner learns from the stream decides membership; its merges move incidents.
-      const mined = deps.miner?.add(firstLine);
-      const merges = deps.miner?.takeMerges();
-      const ruled = deps.rules?.length ? applyGroupingRules(deps.rules, event, mined ?? templateFamily(firstLine)) : mined;
-      const family = ruled && decisions.splits.size > 0 ? splitFamily(ruled, event, decisions.splits.get(ruled.groupId)) : ruled;
-      const fingerprint = aliased(fingerprintEvent(event, family ?? templateOf(firstLine)), decisions.aliases);
-      const id = `inc-${shortHash(fingerprint.key).slice(0, 12)}-${Math.floor(Date.parse(event.time) / 1000).toString(36)}`;
-      const rule = deps.storm ? openRuleFor(event.service, deps.storm) : undefined;
-      const candidate = createIncident({ id, fingerprint: fingerprint.key, title: fingerprint.title, event, at: at.toISOString() });
-      return {
-        event, fingerprint: fingerprint.key, scope: fingerprint.scope, family: fingerprint.family,
-        merges: merges && merges.length > 0 ? merges : undefined,
-        candidate: family ? { ...candidate, family } : candidate,
-        rule: rule && { minEvents: rule.minEvents, windowMs: rule.windowS * 1000 },
-      };
-    });
-    const results = await deps.store.ingest(inputs, at.getTime(), options);
-    for (const [j, result] of results.entries()) {
-      counts[result.status]++;
-      deps.onIngested?.(result.status, result.incidentId, inputs[j]!.event, inputs[j]!.fingerprint);
-      if (result.status === 'absorbed' || result.status === 'overflow') moved.add(result.incidentId);
+  // A storm repeats a few families and services: their hashes and opening rules are worked out once.
+  const idPrefixes = new Map<string, string>();
+  const rules = new Map<string, IngestInput['rule']>();
+  const ruleOf = (service: string) => {
+    if (!deps.storm) return undefined;
+    if (!rules.has(service)) {
+      const rule = openRuleFor(service, deps.storm);
+      rules.set(service, { minEvents: rule.minEvents, windowMs: rule.windowS * 1000 });
     }
+    return rules.get(service);
+  };
+  const toInput = (event: ErrorEvent): IngestInput => {
+    const firstLine = event.message.split('\n', 1)[0] ?? '';
+    // The family the miner learns from the stream decides membership; its merges move incidents.
+    const mined = deps.miner?.add(firstLine);
+    const merges = deps.miner?.takeMerges();
+    const ruled = deps.rules?.length ? applyGroupingRules(deps.rules, event, mined ?? templateFamily(firstLine)) : mined;
+    const family = ruled && decisions.splits.size > 0 ? splitFamily(ruled, event, decisions.splits.get(ruled.groupId)) : ruled;
+    const fingerprint = aliased(fingerprintEvent(event, family ?? templateOf(firstLine)), decisions.aliases);
+    let idPrefix = idPrefixes.get(fingerprint.key);
+    if (idPrefix === undefined) {
+      idPrefix = `inc-${shortHash(fingerprint.key).slice(0, 12)}-`;
+      idPrefixes.set(fingerprint.key, idPrefix);
+    }
+    const id = `${idPrefix}${Math.floor(Date.parse(event.time) / 1000).toString(36)}`;
+    const candidate = createIncident({ id, fingerprint: fingerprint.key, title: fingerprint.title, event, at: atIso });
+    return {
+      event, fingerprint: fingerprint.key, scope: fingerprint.scope, family: fingerprint.family,
+      merges: merges && merges.length > 0 ? merges : undefined,
+      candidate: family ? { ...candidate, family } : candidate,
+      rule: ruleOf(event.service),
+    };
+  };
+  // One batch is in Redis while the next is prepared; results are taken in input order, and a
+  // failed batch stops the ingest before the next one is sent.
+  let inFlight: Promise<void> | undefined;
+  for (let i = 0; i < events.length; i += BATCH) {
+    const inputs = events.slice(i, i + BATCH).map(toInput);
+    await inFlight;
+    inFlight = deps.store.ingest(inputs, at.getTime(), options).then((results) => {
+      for (const [j, result] of results.entries()) {
+        counts[result.status]++;
+        deps.onIngested?.(result.status, result.incidentId, inputs[j]!.event, inputs[j]!.fingerprint);
+        if (result.status === 'absorbed' || result.status === 'overflow') moved.add(result.incidentId);
+      }
+    });
   }
+  await inFlight;
   deps.afterStep?.('family-merge');
   // Merges are journaled by the ingest script; their records and audit are written here (and
   // by the next poll, when a worker died first).
   for (const id of await deps.store.finishMerges()) moved.add(id);
   await enqueuePending(deps);
   // One enqueue per incident per poll; the queue's dedup keeps it to one refresh per period.
-  if (deps.enqueueCardRefresh) for (const id of moved) await deps.enqueueCardRefresh(id);
+  if (deps.enqueueCardRefreshes) await deps.enqueueCardRefreshes([...moved]);
+  else if (deps.enqueueCardRefresh) for (const id of moved) await deps.enqueueCardRefresh(id);
   return counts;
 }
 
@@ -130,9 +159,9 @@ export function overflowIncident(at: Date, sample: ErrorEvent): Incident {
 /** Enqueues every incident still waiting for its first analysis job — after a crash, too. */
 export async function enqueuePending(deps: IngestDeps): Promise<number> {
   const pending = await deps.store.pendingAnalysis();
-  for (const id of pending) {
-    await deps.enqueueAnalysis(id, 0);
-    await deps.store.clearPending(id);
-  }
+  if (deps.enqueueAnalyses) await deps.enqueueAnalyses(pending);
+  else for (const id of pending) await deps.enqueueAnalysis(id, 0);
+  // Cleared only once enqueued: a crash in between re-enqueues, which the job id makes a no-op.
+  await Promise.all(pending.map((id) => deps.store.clearPending(id)));
   return pending.length;
 }

@@ -54,6 +54,24 @@ describe('the Redis incident store', () => {
     expect(await audit.length()).toBe(10);
   });
 
+  it('takes a caller\'s copy as a guess only: a stale copy neither loses the other write nor decides a refusal', async () => {
+    await store.ingest([input('e1', 'known')], Date.now());
+    const stale = await store.require('inc-known');
+    const write = (key: string) => (incident: typeof stale) => ({ incident: { ...incident, tokens: { ...incident.tokens, [key]: 1 } }, audit: [] });
+    const first = await store.update('inc-known', write('a'), stale);
+    expect(first.version).toBe(1);
+    // Another writer moved the record on; the stale copy fails the version check and is re-read.
+    const second = await store.update('inc-known', write('b'), stale);
+    expect(second).toMatchObject({ version: 2, tokens: { a: 1, b: 1 } });
+    // A refusal decided on the stale copy would return it; the stored record decides instead.
+    const kept = await store.update('inc-known', (incident) => (incident.tokens.b ? undefined : write('c')(incident)), stale);
+    expect(kept).toMatchObject({ version: 2, tokens: { a: 1, b: 1 } });
+    expect(await store.update('inc-known', write('d'), second)).toMatchObject({ version: 3, tokens: { a: 1, b: 1, d: 1 } });
+    // Declining on the stale copy (it has no `a` yet) is not the last word either.
+    const onFresh = await store.update('inc-known', (incident) => (incident.tokens.a ? write('e')(incident) : undefined), stale);
+    expect(onFresh).toMatchObject({ version: 4, tokens: { a: 1, b: 1, d: 1, e: 1 } });
+  });
+
   it('says clearly when an incident does not exist', async () => {
     await expect(store.require('inc-missing')).rejects.toThrow(/No incident inc-missing/);
   });

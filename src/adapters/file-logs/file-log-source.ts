@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { ErrorEvent, type RawLogLine } from '../../domain/event.js';
 import type { LogSource, PollResult, WindowQuery } from '../../ports/log-source.js';
 import { isPlainHeader, parseJsonRecord, parsePlainRecord, severityOf, type FileLogRecord } from './parse-entry.js';
+import { createWindowIndex, type FileLine, type RecordSpan } from './window-index.js';
 
 export interface FileLogSourceOptions {
   dir: string;
@@ -29,7 +30,7 @@ async function listLogFiles(dir: string): Promise<string[]> {
 }
 
 /** Reads complete lines from `offset`, returning each line's byte offset; a partial last line waits. */
-async function readLines(path: string, offset: number, maxBytes: number): Promise<{ lines: { at: number; text: string }[]; next: number }> {
+async function readLines(path: string, offset: number, maxBytes: number): Promise<{ lines: FileLine[]; next: number }> {
   const handle = await open(path, 'r');
   try {
     const size = (await handle.stat()).size;
@@ -38,7 +39,7 @@ async function readLines(path: string, offset: number, maxBytes: number): Promis
     if (length <= 0) return { lines: [], next: start };
     const buffer = Buffer.alloc(length);
     await handle.read(buffer, 0, length, start);
-    const lines: { at: number; text: string }[] = [];
+    const lines: FileLine[] = [];
     let cursor = 0;
     for (let nl = buffer.indexOf(10, cursor); nl !== -1; nl = buffer.indexOf(10, cursor)) {
       lines.push({ at: start + cursor, text: buffer.subarray(cursor, nl).toString('utf8').replace(/\r$/, '') });
@@ -53,37 +54,42 @@ async function readLines(path: string, offset: number, maxBytes: number): Promis
 export function createFileLogSource(options: FileLogSourceOptions): LogSource {
   const maxRead = options.maxReadBytes ?? 16 * 1024 * 1024;
 
-  /** Turns lines into records; plain logs fold continuation lines (stack traces) into their entry. */
-  function toRecords(path: string, lines: { at: number; text: string }[], onInvalid = options.onInvalid): FileLogRecord[] {
+  /** Turns lines into records, with the lines each spans; plain logs fold continuation lines (stack traces) into their entry. */
+  function toSpans(path: string, lines: FileLine[], onInvalid = options.onInvalid): RecordSpan[] {
     const rel = relative(options.dir, path);
-    const records: FileLogRecord[] = [];
-    let pending: { at: number; text: string } | undefined;
-    const flushPlain = () => {
+    const spans: RecordSpan[] = [];
+    let pending: { at: number; text: string; first: number } | undefined;
+    const flushPlain = (end: number) => {
       if (!pending) return;
       const record = parsePlainRecord(pending.text, `${rel}@${pending.at}`, options.correlationFields);
-      if (record) records.push(record);
+      if (record) spans.push({ record, first: pending.first, end });
       else onInvalid?.(`${rel}@${pending.at}`, 'unrecognized plain log line');
       pending = undefined;
     };
-    for (const line of lines) {
+    let lastOfPending = 0;
+    for (const [i, line] of lines.entries()) {
       if (line.text.trim() === '') continue;
       if (line.text.trimStart().startsWith('{')) {
-        flushPlain();
+        flushPlain(lastOfPending + 1);
         const record = parseJsonRecord(line.text, `${rel}@${line.at}`, options.correlationFields);
-        if (record) records.push(record);
+        if (record) spans.push({ record, first: i, end: i + 1 });
         else onInvalid?.(`${rel}@${line.at}`, 'malformed JSON log record');
       } else if (isPlainHeader(line.text)) {
-        flushPlain();
-        pending = { ...line };
+        flushPlain(lastOfPending + 1);
+        pending = { at: line.at, text: line.text, first: i };
+        lastOfPending = i;
       } else if (pending) {
         pending.text += `\n${line.text}`;
+        lastOfPending = i;
       } else {
         onInvalid?.(`${rel}@${line.at}`, 'continuation line without an entry');
       }
     }
-    flushPlain();
-    return records;
+    flushPlain(lastOfPending + 1);
+    return spans;
   }
+
+  const windows = createWindowIndex({ readLines, maxReadBytes: maxRead, toSpans: (path, lines) => toSpans(path, lines, () => undefined) });
 
   function toEvent(record: FileLogRecord): ErrorEvent | undefined {
     const parsed = ErrorEvent.safeParse({
@@ -113,7 +119,7 @@ export function createFileLogSource(options: FileLogSourceOptions): LogSource {
         const rel = relative(options.dir, path);
         const { lines, next } = await readLines(path, offsets[rel] ?? 0, maxRead);
         offsets[rel] = next;
-        for (const record of toRecords(path, lines)) {
+        for (const { record } of toSpans(path, lines)) {
           if (!ERROR_LEVELS.has(severityOf(record.level))) continue;
           const event = toEvent(record);
           if (event) events.push(event);
@@ -123,22 +129,19 @@ export function createFileLogSource(options: FileLogSourceOptions): LogSource {
     },
     async window(query: WindowQuery): Promise<RawLogLine[]> {
       const at = Date.parse(query.event.time);
-      const from = at - query.beforeMs;
-      const to = at + query.afterMs;
       const ids = new Set(Object.values(query.event.correlationIds));
-      const matches: RawLogLine[] = [];
-      for (const path of await listLogFiles(options.dir)) {
-        const { lines } = await readLines(path, 0, maxRead);
-        // Invalid lines were reported when they were polled; the window skips them quietly.
-        for (const record of toRecords(path, lines, () => undefined)) {
-          const t = Date.parse(record.time);
-          if (t < from || t > to) continue;
-          const correlated = ids.size === 0 ? record.service === query.event.service : Object.values(record.correlationIds).some((id) => ids.has(id));
+      // Invalid lines were reported when they were polled; the window skips them quietly.
+      const records = await windows.query(await listLogFiles(options.dir), {
+        fromMs: at - query.beforeMs,
+        toMs: at + query.afterMs,
+        limit: query.limit,
+        keep(record) {
+          const correlated = ids.size === 0 ? record.service === query.event.service : record.ids.some((id) => ids.has(id));
           const sameSession = !query.event.sessionId || !record.sessionId || record.sessionId === query.event.sessionId;
-          if (correlated && sameSession) matches.push({ ...record, message: record.raw });
-        }
-      }
-      return matches.sort((a, b) => a.time.localeCompare(b.time)).slice(0, query.limit);
+          return correlated && sameSession;
+        },
+      });
+      return records.map((record) => ({ ...record, message: record.raw }));
     },
     async check() {
       const info = await stat(options.dir).catch(() => undefined);

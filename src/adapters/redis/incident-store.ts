@@ -3,33 +3,35 @@ import { AuditEvent } from '../../domain/audit.js';
 import { ErrorEvent } from '../../domain/event.js';
 import { ErrorCode, MedicError } from '../../domain/errors.js';
 import { Incident, type IncidentState } from '../../domain/incident.js';
-import { hourOf, HOUR_MS, isOverflowFingerprint, overflowFingerprint, severityWeight } from '../../domain/storm-policy.js';
+import { hourOf, HOUR_MS, isOverflowFingerprint, overflowFingerprint } from '../../domain/storm-policy.js';
 import { MERGE_FAMILY } from './family-merge-script.js';
 import { finishMerges, resolveMerged } from './finish-merges.js';
 import { loadGroupingDecisions } from './grouping-decision-store.js';
 import { listOverflowFamilies } from './overflow-families.js';
-import type { FixOrder, IncidentStore, IngestStatus, QuietIncident } from '../../ports/incident-store.js';
+import type { FixOrder, IncidentStore, IngestInput, IngestStatus, QuietIncident } from '../../ports/incident-store.js';
 import { z } from 'zod';
-import { INGEST_EVENT, RELEASE_FINGERPRINT, UPDATE_INCIDENT } from './incident-scripts.js';
+import { RELEASE_FINGERPRINT, UPDATE_INCIDENT } from './incident-scripts.js';
+import { ingestBatchArgs, type IngestKeys } from './ingest-batch-args.js';
+import { INGEST_BATCH } from './ingest-batch-script.js';
 import { cancelExpiry, pruneExpired, scheduleExpiry } from './retention.js';
 import { createStateIndex, stateIndexKey } from './state-index.js';
 
 type RedisWithScripts = RedisClient & {
-  medicIngest(...args: (string | number)[]): Promise<[IngestStatus, string]>;
+  medicIngestBatch(args: (string | number)[]): Promise<string[]>;
   medicUpdateIncident(...args: (string | number)[]): Promise<number>;
   medicReleaseFingerprint(...args: (string | number)[]): Promise<number>;
+  medicMergeFamily(...args: (string | number)[]): Promise<number>;
 };
 
-type IngestPipeline = {
-  medicIngest(...args: (string | number)[]): void;
-  medicMergeFamily(...args: (string | number)[]): void;
-  exec(): Promise<[Error | null, unknown][] | null>;
-};
 
 const FixOrderSchema = z.object({ kind: z.literal('apply-fix'), incidentId: z.string().min(1), proposalHash: z.string().min(1), round: z.number().int().min(0), approverId: z.string().min(1) });
 const orderField = (order: FixOrder) => `${order.kind}:${order.incidentId}:r${order.round}:${order.proposalHash}`;
 
 const SAMPLE_CAP = 20;
+/** Events per script call: Redis runs a call without interleaving, so a call stays a few milliseconds. */
+const MAX_BATCH = 1_000;
+/** Fingerprints remembered as open between calls (a hint the script checks); forgotten past this many. */
+const KNOWN_OPEN_MAX = 50_000;
 const MAX_CAS_ATTEMPTS = 20;
 /** How long a closed incident is remembered as its family's predecessor. */
 const PREDECESSOR_TTL_MS = 30 * 86_400_000;
@@ -45,14 +47,16 @@ export function createIncidentStore(redis: RedisClient, prefix: string, options:
   const retentionMs = options.retentionMs ?? 0;
   const auditMaxLen = options.auditMaxLen ?? 1_000_000;
   const r = redis as RedisWithScripts;
-  if (typeof r.medicIngest !== 'function') {
-    redis.defineCommand('medicIngest', { numberOfKeys: 19, lua: INGEST_EVENT });
+  if (typeof r.medicIngestBatch !== 'function') {
+    // The batch script's key count depends on the batch: it is the first argument of each call.
+    redis.defineCommand('medicIngestBatch', { lua: INGEST_BATCH });
     redis.defineCommand('medicMergeFamily', { numberOfKeys: 7, lua: MERGE_FAMILY });
     redis.defineCommand('medicUpdateIncident', { numberOfKeys: 8, lua: UPDATE_INCIDENT });
     redis.defineCommand('medicReleaseFingerprint', { numberOfKeys: 3, lua: RELEASE_FINGERPRINT });
   }
   const key = (id: string) => `${prefix}incident:${id}`;
-  const keys = {
+  const knownOpen = new Set<string>();
+  const keys: IngestKeys & { merged: string; mergesPending: string; outbox: string; state: ReturnType<typeof stateIndexKey> } = {
     processed: `${prefix}processed`,
     incidents: `${prefix}incidents`,
     byState: `${prefix}incidents:by-state`,
@@ -64,6 +68,8 @@ export function createIncidentStore(redis: RedisClient, prefix: string, options:
     cap: (hour: number, service?: string) => (service === undefined ? `${prefix}cap:${hour}` : `${prefix}cap:${service}:${hour}`),
     families: (overflow: string) => `${prefix}${overflow}:families`,
     template: (overflow: string) => `${prefix}${overflow}:template`,
+    overflowVolume: (overflow: string) => `${prefix}${overflow}:volume`,
+    overflowInfo: (overflow: string) => `${prefix}${overflow}:info`,
     scopes: (family: string) => `${prefix}family:${family}:scopes`,
     volume: (hour: number, service?: string) => (service === undefined ? `${prefix}cap:${hour}:volume` : `${prefix}cap:${service}:${hour}:volume`),
     merged: `${prefix}merged`,
@@ -105,38 +111,43 @@ export function createIncidentStore(redis: RedisClient, prefix: string, options:
       const msLeftInHour = (hour + 1) * HOUR_MS - nowMs;
       // The overflow record rides along once per call, not once per event; created only if needed.
       if (options.overflow) await redis.set(keys.template(overflow), JSON.stringify(options.overflow), 'PX', msLeftInHour + HOUR_MS, 'NX');
-      const pipeline = redis.pipeline() as unknown as IngestPipeline;
-      // Merges ride in the same pipeline, in order: the events before a merge were keyed on the
-      // retired family, the events after it on the survivor. Their results are not returned.
-      const isEvent: boolean[] = [];
-      for (const { event, fingerprint, scope, family, merges, candidate, rule } of inputs) {
-        for (const [from, to] of merges ?? []) {
-          pipeline.medicMergeFamily(
+      const ctx = { keys, prefix, hour, overflow, nowMs, msLeftInHour, sampleCap: SAMPLE_CAP, options };
+      const out: { status: IngestStatus; incidentId: string }[] = [];
+      const refused = (error: unknown) => new MedicError(ErrorCode.UpstreamUnavailable, `Redis refused an ingest: ${(error as Error).message}`, { transient: true });
+      const runBatch = async (segment: IngestInput[]) => {
+        let flat = await r.medicIngestBatch(ingestBatchArgs(segment, ctx, knownOpen)).catch((error: unknown) => Promise.reject(refused(error)));
+        // A fingerprint believed open was not: nothing was written, the batch goes again whole.
+        if (flat.length === 1 && flat[0] === 'resend') flat = await r.medicIngestBatch(ingestBatchArgs(segment, ctx)).catch((error: unknown) => Promise.reject(refused(error)));
+        if (knownOpen.size > KNOWN_OPEN_MAX) knownOpen.clear();
+        for (let j = 0; j + 1 < flat.length; j += 2) {
+          const status = flat[j] as IngestStatus;
+          const fingerprint = segment[j / 2]!.fingerprint;
+          if (status === 'absorbed' || status === 'created') knownOpen.add(fingerprint);
+          else if (status !== 'duplicate') knownOpen.delete(fingerprint);
+          out.push({ status, incidentId: flat[j + 1] ?? '' });
+        }
+      };
+      // Events go in batch calls, one after the other; a family merge ends a batch and runs between
+      // two, in order: the events before it were keyed on the retired family, the events after it on the survivor.
+      let segment: IngestInput[] = [];
+      for (const input of inputs) {
+        if (input.merges?.length && segment.length > 0) {
+          await runBatch(segment);
+          segment = [];
+        }
+        for (const [from, to] of input.merges ?? []) {
+          await r.medicMergeFamily(
             keys.scopes(from), keys.scopes(to), keys.merged, keys.mergesPending, keys.activity, keys.pending, keys.families(overflow),
             prefix, from, to, SAMPLE_CAP, nowMs,
-          );
-          isEvent.push(false);
+          ).catch((error: unknown) => Promise.reject(refused(error)));
         }
-        isEvent.push(true);
-        pipeline.medicIngest(
-          keys.processed, keys.open(fingerprint), keys.incidents, keys.pending,
-          keys.forming(fingerprint), `${keys.forming(fingerprint)}:events`, keys.activity, keys.last(fingerprint),
-          keys.cap(hour), keys.cap(hour, candidate.service), keys.open(overflow), keys.families(overflow), keys.template(overflow),
-          keys.scopes(family ?? ''),
-          keys.volume(hour), keys.volume(hour, candidate.service), `${prefix}${overflow}:volume`, `${prefix}${overflow}:info`, keys.byState,
-          prefix, event.id, nowMs, candidate.id, JSON.stringify(candidate), event.time, JSON.stringify(event), SAMPLE_CAP,
-          rule?.minEvents ?? 1, rule?.windowMs ?? 0, options.caps?.perHour ?? 0, options.caps?.perServiceHour ?? 0, fingerprint, msLeftInHour, scope ?? '',
-          severityWeight(event.severity), JSON.stringify({ service: candidate.service, title: candidate.title }),
-        );
+        segment.push(input);
+        if (segment.length >= MAX_BATCH) {
+          await runBatch(segment);
+          segment = [];
+        }
       }
-      const results = (await pipeline.exec()) ?? [];
-      const out: { status: IngestStatus; incidentId: string }[] = [];
-      results.forEach(([error, value], i) => {
-        if (error) throw new MedicError(ErrorCode.UpstreamUnavailable, `Redis refused an ingest: ${error.message}`, { transient: true });
-        if (!isEvent[i]) return;
-        const [status, incidentId] = value as [IngestStatus, string];
-        out.push({ status, incidentId });
-      });
+      if (segment.length > 0) await runBatch(segment);
       return out;
     },
     get,
@@ -145,11 +156,14 @@ export function createIncidentStore(redis: RedisClient, prefix: string, options:
       if (!incident) throw new MedicError(ErrorCode.NotFound, `No incident ${id}. List them with \`npm run medic -- incidents\`.`);
       return incident;
     },
-    async update(id, mutate) {
+    async update(id, mutate, known) {
       for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-        const current = await get(id);
+        const assumed = attempt === 0 && known?.id === id;
+        const current = assumed ? known : await get(id);
         if (!current) throw new MedicError(ErrorCode.NotFound, `No incident ${id}.`);
         const mutation = mutate(current);
+        // Declining is decided on the stored record, never on the caller's copy.
+        if (!mutation && assumed) continue;
         if (!mutation) return current;
         const next = Incident.parse({ ...mutation.incident, version: current.version + 1 });
         const audit = mutation.audit.map((event) => JSON.stringify(AuditEvent.parse({ ...event, incidentId: id })));

@@ -2,7 +2,7 @@ import type { RedisClient } from './connect.js';
 
 /**
  * Per-state sorted sets (`incidents:state:<state>`, scored by creation like the `incidents` zset),
- * kept by the scripts that change state (INGEST_EVENT, UPDATE_INCIDENT, open-from-overflow), so a
+ * kept by the scripts that change state (INGEST_BATCH, UPDATE_INCIDENT, open-from-overflow), so a
  * listing by state never scans newest-N records and drops older open ones.
  */
 export const stateIndexKey = (prefix: string) => (state: string) => `${prefix}incidents:state:${state}`;

@@ -1,0 +1,57 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Incident } from '../../src/domain/incident.js';
+import type { PipelineDeps } from '../../src/pipeline/pipeline-deps.js';
+import { createProgressUpdates } from '../../src/pipeline/progress-updates.js';
+import type { ChatMessage } from '../../src/ports/chat.js';
+import { buildIncident } from '../support/builders.js';
+
+const card = { channel: 'C1', ts: '1.1' };
+let shown: string[];
+
+// Only what showProgress reaches: the incident's stats and the card update.
+const deps = () => ({
+  store: { stats: async () => ({ count: 3, firstSeen: '', lastSeen: '' }) },
+  chat: { updateCard: async (_ref: unknown, message: ChatMessage) => void shown.push(message.text) },
+  logger: { warn: () => undefined },
+}) as unknown as PipelineDeps;
+
+const at = (step: string): Incident => buildIncident({ state: 'analyzing', card, title: `after ${step}`, steps: { [step]: { at: '2026-11-30T09:00:00.000Z' } } });
+const titles = () => shown.map((text) => /after [\w-]+/.exec(text)?.[0]);
+
+beforeEach(() => {
+  shown = [];
+  vi.useFakeTimers();
+});
+afterEach(() => vi.useRealTimers());
+
+describe('card progress during an analysis', () => {
+  it('writes quick steps as one update showing the latest of them', async () => {
+    const progress = createProgressUpdates(deps(), { quietMs: 250, maxWaitMs: 1_000 });
+    for (const step of ['intake', 'log-window', 'similar-docs']) {
+      progress.schedule(at(step));
+      await vi.advanceTimersByTimeAsync(50);
+    }
+    expect(shown).toEqual([]);
+    await vi.advanceTimersByTimeAsync(250);
+    await progress.settle();
+    expect(titles()).toEqual(['after similar-docs']);
+  });
+
+  it('still shows a long run of quick steps at the longest wait', async () => {
+    const progress = createProgressUpdates(deps(), { quietMs: 250, maxWaitMs: 1_000 });
+    for (let i = 0; i < 12; i++) {
+      progress.schedule(at(`step-${i}`));
+      await vi.advanceTimersByTimeAsync(200);
+    }
+    await progress.settle();
+    expect(titles()).toEqual(['after step-4', 'after step-9']);
+  });
+
+  it('drops what is pending on settle, so the final card lands last', async () => {
+    const progress = createProgressUpdates(deps(), { quietMs: 250, maxWaitMs: 1_000 });
+    progress.schedule(at('fix-proposal'));
+    await progress.settle();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(shown).toEqual([]);
+  });
+});
