@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { CheckpointStore } from '../src/adapters/redis/checkpoint-store.js';
 import type { Logger } from '../src/observability/logger.js';
 import type { LogSource } from '../src/ports/log-source.js';
+import type { ErrorEvent } from '../src/domain/event.js';
 import type { JobDefinition } from '../src/queue/job-definition.js';
 import { ingestEvents, type IngestDeps } from '../src/use-cases/ingest-events.js';
 import { createTemplateMiner } from '../src/domain/templates/template-miner.js';
@@ -19,6 +20,8 @@ export interface PollDeps extends IngestDeps {
   templates?: TemplateSnapshotStore;
   /** Processed-event ids older than this are forgotten (the overlap window is far shorter). */
   dedupeRetentionMs: number;
+  /** Whether an event may open an incident (the service catalog's `open.min_severity`); absent: all. */
+  opens?: (event: ErrorEvent) => boolean;
 }
 
 const PollPayload = z.object({}).passthrough();
@@ -47,7 +50,10 @@ export async function pollOnce(deps: PollDeps): Promise<{ polled: number; create
   const token = randomUUID();
   if ((await deps.redis.set(lockKey, token, 'PX', LOCK_MS, 'NX')) !== 'OK') return undefined;
   try {
-    const { events, checkpoint } = await deps.source.poll(await deps.checkpoints.get(deps.source.name));
+    const polled = await deps.source.poll(await deps.checkpoints.get(deps.source.name));
+    const { checkpoint } = polled;
+    const events = deps.opens ? polled.events.filter(deps.opens) : polled.events;
+    if (events.length < polled.events.length) deps.logger.info({ source: deps.source.name, below: polled.events.length - events.length }, 'events below their service\'s opening severity were not ingested');
     // The poll lock makes this the only miner at work: its families and ids persist across polls and restarts.
     const miner = events.length > 0 && deps.templates ? createTemplateMiner({}, await deps.templates.load()) : undefined;
     const counts = await ingestEvents(events, { ...deps, miner });
