@@ -4,10 +4,10 @@ import { z } from 'zod';
 import type { CheckpointStore } from '../src/adapters/redis/checkpoint-store.js';
 import type { Logger } from '../src/observability/logger.js';
 import type { LogSource } from '../src/ports/log-source.js';
+import type { ErrorEvent } from '../src/domain/event.js';
 import type { JobDefinition } from '../src/queue/job-definition.js';
 import { ingestEvents, type IngestDeps } from '../src/use-cases/ingest-events.js';
 import { createTemplateMiner, type TemplateMiner } from '../src/domain/templates/template-miner.js';
-import type { ErrorEvent } from '../src/domain/event.js';
 import type { IngestStatus } from '../src/ports/incident-store.js';
 import type { TemplateSnapshotStore } from '../src/adapters/redis/template-snapshot-store.js';
 
@@ -21,6 +21,8 @@ export interface PollDeps extends IngestDeps {
   templates?: TemplateSnapshotStore;
   /** Processed-event ids older than this are forgotten (the overlap window is far shorter). */
   dedupeRetentionMs: number;
+  /** Whether an event may open an incident (the service catalog's `open.min_severity`); absent: all. */
+  opens?: (event: ErrorEvent) => boolean;
 }
 
 const PollPayload = z.object({}).passthrough();
@@ -76,7 +78,9 @@ const STREAM_BATCH = 2_000;
 async function readAndIngest(deps: PollDeps, from: string | undefined, minerOf: (() => Promise<TemplateMiner>) | undefined) {
   const counts: Record<IngestStatus, number> = { created: 0, absorbed: 0, duplicate: 0, held: 0, overflow: 0 };
   // Called once more at the end even with no events: it finishes merges and enqueues analyses a crash left behind.
-  const ingest = async (events: ErrorEvent[]) => {
+  const ingest = async (read: ErrorEvent[]) => {
+    const events = deps.opens ? read.filter(deps.opens) : read;
+    if (events.length < read.length) deps.logger.info({ source: deps.source.name, below: read.length - events.length }, 'events below their service\'s opening severity were not ingested');
     const miner = events.length > 0 ? await minerOf?.() : undefined;
     const added = await ingestEvents(events, { ...deps, miner });
     for (const status of Object.keys(counts) as IngestStatus[]) counts[status] += added[status];

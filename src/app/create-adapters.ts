@@ -124,6 +124,11 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
   const groupingRules = await loadGroupingRules(config.MEDIC_GROUPING_FILE);
   const { gateway, approvals } = createGatewayStack({
     redis, prefix, authority, audit: createAuditLog(redis, prefix, { maxLen: config.MEDIC_AUDIT_MAXLEN }), actions,
+    // A degraded read served from the cache comes from the same repository the call would read.
+    cacheScope: async (ctx) => {
+      const route = await routed.routeOf(ctx.incidentId);
+      return route.known && route.repository ? route.repository.id : '-';
+    },
     config: { ...config, MEDIC_APPROVERS: approverIds(config), MEDIC_ELEVATED_APPROVERS: elevatedIds(config) },
     ports: { logs, chat, repo, publisher, pullRequests, searchDocs: createDocsSearch({ embedder, vectors: store }), searchCode: codeSearch, grouping: createIncidentGrouping(redis, prefix) },
   });

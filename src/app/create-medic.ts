@@ -23,6 +23,7 @@ import type { IncidentStore } from '../ports/incident-store.js';
 import type { Config } from '../config/schema.js';
 import { stormSettingsFrom } from '../config/sections/storm.js';
 import { IncidentState } from '../domain/incident.js';
+import { opensIncident } from '../domain/catalog/resolve-service.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { PipelineDeps } from '../pipeline/pipeline-deps.js';
@@ -145,6 +146,7 @@ export function createMedic(parts: MedicParts): Medic {
     enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round), enqueueAnalyses: (ids) => queues.enqueueAnalyses(ids),
     enqueueCardRefresh: (id) => queues.enqueueCardRefresh(id), enqueueCardRefreshes: (ids) => queues.enqueueCardRefreshes(ids), storm,
     onIngested: (status) => metrics.eventsIngested.inc({ status }), afterStep, rules: adapters.groupingRules,
+    opens: (event) => opensIncident(adapters.catalog.route(event.service), event.severity),
   };
   const fixOrders: FixOrderDeps = {
     store,

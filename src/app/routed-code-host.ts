@@ -57,9 +57,12 @@ export function createRoutedCodeHost(deps: RoutedCodeHostDeps): RoutedCodeHost {
 
   const routedRepo = (pick: (h: CodeHost) => CodeRepository): CodeRepository => ({
     async sync() {
-      const t = await target();
+      // Outside an incident (start, doctor): every repository of the catalog, not only the one
+      // undeclared services route to.
+      const incidentId = deps.currentIncident();
+      const t = incidentId === undefined ? undefined : await target(incidentId);
       if (t) return pick(t.host).sync();
-      // Outside an incident (start, doctor): every repository of the catalog.
+      if (incidentId !== undefined) return;
       for (const h of allHosts()) await pick(h).sync();
     },
     async listFiles() {

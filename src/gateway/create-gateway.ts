@@ -7,7 +7,7 @@ import { createApprovalStore, createTargetLocks, type ApprovalStore } from './ef
 import { createConfiguredAuthority, type UserGroupResolver } from './authority/authority.js';
 import { createWebhookAutomation } from './actions/automation-client.js';
 import { createBreakers, createReadCache } from './degradation/circuit-breaker.js';
-import { createToolGateway, type ToolGateway } from './gateway.js';
+import { createToolGateway, type ToolGatewayOptions, type ToolGateway } from './gateway.js';
 import type { ActionPolicy } from './actions/policy.js';
 import { createToolRegistry, type ToolRegistryDeps } from './registry/registry.js';
 import { createStepUpChallenges } from './effect-gate/step-up.js';
@@ -25,6 +25,8 @@ export interface GatewayStackOptions {
   userGroups?: UserGroupResolver;
   /** The authority the rest of Medic uses too; built from config when absent. */
   authority?: Authority;
+  /** See ToolGatewayOptions.cacheScope. */
+  cacheScope?: ToolGatewayOptions['cacheScope'];
   now?: () => number;
 }
 
@@ -59,6 +61,7 @@ export function createGatewayStack(options: GatewayStackOptions): GatewayStack {
     challenges: createStepUpChallenges(redis, prefix, { secret: config.MEDIC_STEP_UP_SECRET ?? randomBytes(32).toString('hex'), ttlMs: config.MEDIC_STEP_UP_TTL_MS, now }),
     breakers: createBreakers({ failureThreshold: config.MEDIC_BREAKER_FAILURES, cooldownMs: config.MEDIC_BREAKER_COOLDOWN_MS, now }),
     cache: createReadCache({ ttlMs: config.MEDIC_GATEWAY_READ_CACHE_MS, now }),
+    ...(options.cacheScope ? { cacheScope: options.cacheScope } : {}),
     readTimeoutMs: config.MEDIC_GATEWAY_READ_TIMEOUT_MS,
     writeTimeoutMs: config.MEDIC_GATEWAY_WRITE_TIMEOUT_MS,
     now,

@@ -32,6 +32,11 @@ export interface ToolGateway {
 
 export interface ToolGatewayOptions {
   registry: ToolRegistry;
+  /**
+   * What a cached read also depends on besides its arguments: with a service catalog, the
+   * repository of the call's incident (`code.list-files {}` of one repository is not another's).
+   */
+  cacheScope?: (ctx: InvocationContext) => Promise<string>;
   authority: Authority;
   audit: AuditLog;
   approvals: ApprovalStore;
@@ -50,6 +55,7 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
   const now = options.now ?? Date.now;
   const breakers = options.breakers ?? createBreakers({ failureThreshold: 3, cooldownMs: 30_000, now });
   const cache = options.cache ?? createReadCache({ ttlMs: 120_000, now });
+  const scopeOf = (ctx: InvocationContext) => options.cacheScope?.(ctx) ?? Promise.resolve('');
 
   // The incident scopes the authority to its service's approvers (the catalog), besides the global ones.
   async function permissionsOfUser(userId: string, incidentId?: string): Promise<Set<Permission>> {
@@ -125,7 +131,7 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
       }
       const { value } = outcome;
       breakers.recordSuccess(spec.upstream);
-      if (spec.cacheable) cache.set(`${spec.name}:${argsHash}`, value);
+      if (spec.cacheable) cache.set(`${spec.name}:${await scopeOf(ctx)}:${argsHash}`, value);
       await Promise.all([
         // The approval is spent before the lock is freed, so no second call can run on the same click.
         ...afterSuccess(value),
@@ -165,12 +171,13 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
     if (permitted && approval) permitted = (await permissionsOfUser(approval.approverId, ctx.incidentId)).has(spec.effect === 'READ_ONLY' ? 'approve' : spec.permission);
     if (spec.effect === 'MUTATING' && ctx.caller.kind === 'user' && approval) permitted = permitted && held.has(spec.permission);
 
+    const cacheKey = `${spec.name}:${await scopeOf(ctx)}:${argsHash}`;
     const gate: GateInput = {
       effect: spec.effect,
       permitted,
       approval: forged ? 'forged' : approval ? 'recorded' : 'none',
       breaker: !spec.selfPaced && (spec.effect === 'READ_ONLY' ? breakers.isOpen(spec.upstream) : breakers.degraded()) ? 'open' : 'closed',
-      cached: spec.effect === 'READ_ONLY' && spec.cacheable === true && cache.get(`${spec.name}:${argsHash}`) !== undefined,
+      cached: spec.effect === 'READ_ONLY' && spec.cacheable === true && cache.get(cacheKey) !== undefined,
       capped: capped.length > 0,
     };
     const decision = decide(gate);
@@ -181,7 +188,7 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
         await record({ tool, effect: spec.effect, decision: 'proposed', reason: decision.reason, argsHash, ctx, extra: capped.length ? { capped } : undefined });
         return { status: 'proposed', requires: decision.requires, reason: decision.reason, argsHash, capped };
       case 'serve-cache': {
-        const value = cache.get(`${spec.name}:${argsHash}`)?.value;
+        const value = cache.get(cacheKey)?.value;
         await record({ tool, effect: spec.effect, decision: 'cached', reason: decision.reason, argsHash, ctx, extra: { fromCache: true } });
         return { status: 'executed', value, fromCache: true, argsHash, capped };
       }

@@ -224,7 +224,7 @@ services:
     expect((await medic.audit.list({})).some((a) => a.action === 'catalog.reload' && a.outcome === 'failed')).toBe(true);
 
     // A good edit: a new service with its own channel, routed from the next event on.
-    await writeFile(catalogFile, catalogYaml(remotes, '  - name: search\n    aliases: [search-api]\n    channel: search-oncall\n'));
+    await writeFile(catalogFile, catalogYaml(remotes, '  - name: search\n    aliases: [search-api]\n    channel: search-oncall\n  - name: batch\n    channel: search-oncall\n    open: { min_severity: critical }\n'));
     await w.waitFor(async () => (await medic.audit.list({})).some((a) => a.action === 'catalog.reload' && a.outcome === 'done'), 'the reload to be audited');
     await w.writeLogs('search.jsonl', JSON.stringify({ time: at(5), level: 'ERROR', service: 'search-api', message: 'index query failed: Error: shard 3 unavailable', requestId: 'req-s' }) + '\n');
     const search = await w.waitFor(async () => (await medic.store.list({ states: ['reported', 'awaiting_approval'] })).find((i) => i.service === 'search-api'), 'the search incident');
@@ -232,6 +232,15 @@ services:
     expect(search.route).toMatchObject({ service: 'search', known: true });
     expect(search.route?.repository).toBeUndefined();
     expect(search.proposal).toBeUndefined();
+
+    // The new service opens only at its severity: its ERROR is not an incident, its FATAL is.
+    await w.writeLogs('batch.jsonl', [
+      JSON.stringify({ time: at(6), level: 'ERROR', service: 'batch', message: 'export retried: Error: upstream busy', requestId: 'req-b1' }),
+      JSON.stringify({ time: at(7), level: 'FATAL', service: 'batch', message: 'export aborted: Error: disk full', requestId: 'req-b2' }),
+    ].join('\n') + '\n');
+    const batch = await w.waitFor(async () => (await medic.store.list({ states: ['reported', 'awaiting_approval'] })).filter((i) => i.service === 'batch').at(0), 'the batch incident');
+    expect(batch.severity).toBe('critical');
+    expect((await medic.store.list()).filter((i) => i.service === 'batch')).toHaveLength(1);
   }, 90_000);
 
   it('asks the CODEOWNERS owners of the changed file to review the PR, and names them on the card', async () => {

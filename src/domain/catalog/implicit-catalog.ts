@@ -22,7 +22,7 @@ export function implicitCatalog(settings: SingleServiceSettings): Catalog {
   return {
     services: [{
       name: IMPLICIT_SERVICE, aliases: [], repository: IMPLICIT_SERVICE, path: '', channel: settings.channel.replace(/^#/, ''),
-      approvers: [], elevatedApprovers: [], readers: [], minSeverity: 'error', splunk: {},
+      approvers: [], elevatedApprovers: [], readers: [], minSeverity: 'debug', splunk: {},
     }],
     repositories: [{
       id: IMPLICIT_SERVICE, branch: settings.branch,
