@@ -29,7 +29,9 @@ export interface DeliverCardDeps {
 
 const DeliverCardPayload = z.object({ incidentId: z.string().min(1), priority: z.enum(['final', 'progress']) });
 type Priority = z.infer<typeof DeliverCardPayload>['priority'];
-const LOCK_MS = 120_000;
+// A short lease renewed while the worker lives: a killed worker's lock frees within seconds.
+const LEASE_MS = 5_000;
+const RENEW_MS = 1_500;
 
 /**
  * Puts an incident's card in Slack in its current state: posts it (once, by key) or updates it.
@@ -56,11 +58,12 @@ export function createDeliverCardJob(deps: DeliverCardDeps): JobDefinition<z.inf
 const digest = (message: ChatMessage) => createHash('sha256').update(JSON.stringify([message.text, message.blocks])).digest('hex');
 
 export async function deliverCard(incidentId: string, requested: Priority, deps: DeliverCardDeps, attempt = 1): Promise<void> {
-  const token = await deps.state.tryLock(incidentId, LOCK_MS);
+  const token = await deps.state.tryLock(incidentId, LEASE_MS);
   if (!token) {
     if (requested === 'progress') return void deps.metrics.cardDeliveries.inc({ outcome: 'progress_dropped' });
     throw new MedicError(ErrorCode.Conflict, `Another worker is delivering the card of ${incidentId}.`, { transient: true, retryAfterMs: 1_000 });
   }
+  const renewal = setInterval(() => void deps.state.renew(incidentId, token, LEASE_MS).catch(() => undefined), RENEW_MS);
   let incident: Incident | undefined;
   try {
     incident = await deps.store.get(incidentId);
@@ -75,6 +78,7 @@ export async function deliverCard(incidentId: string, requested: Priority, deps:
     if (requested === 'progress') return void deps.metrics.cardDeliveries.inc({ outcome: 'progress_dropped' });
     throw await recordFailure(incidentId, error, attempt, deps);
   } finally {
+    clearInterval(renewal);
     await deps.state.unlock(incidentId, token);
   }
 }

@@ -10,6 +10,8 @@ export interface DeliveryFailure {
 export interface CardDeliveryState {
   /** A token when this worker may deliver the incident's card now; undefined while another does. */
   tryLock(incidentId: string, ttlMs: number): Promise<string | undefined>;
+  /** Extends the lease while its holder is alive; false when the lease was lost. */
+  renew(incidentId: string, token: string, ttlMs: number): Promise<boolean>;
   unlock(incidentId: string, token: string): Promise<void>;
   recordFailure(incidentId: string, failure: DeliveryFailure): Promise<void>;
   clearFailure(incidentId: string): Promise<void>;

@@ -9,6 +9,7 @@ local held = tonumber(redis.call('GET', KEYS[1]) or '-1')
 if tonumber(ARGV[1]) < held then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1`;
+const RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
 const RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 const MONTH_MS = 30 * 86_400_000;
 
@@ -34,6 +35,9 @@ export function createRedisCardDeliveryState(redis: RedisClient, prefix: string)
     async tryLock(incidentId, ttlMs) {
       const token = randomUUID();
       return (await redis.set(`${prefix}card:lock:{${incidentId}}`, token, 'PX', ttlMs, 'NX')) === 'OK' ? token : undefined;
+    },
+    async renew(incidentId, token, ttlMs) {
+      return Number(await redis.eval(RENEW, 1, `${prefix}card:lock:{${incidentId}}`, token, ttlMs)) === 1;
     },
     async unlock(incidentId, token) {
       await redis.eval(RELEASE, 1, `${prefix}card:lock:{${incidentId}}`, token);
