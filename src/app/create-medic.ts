@@ -15,6 +15,9 @@ import { createAuditLog } from '../adapters/redis/audit-log.js';
 import { createCheckpointStore } from '../adapters/redis/checkpoint-store.js';
 import { createTemplateSnapshotStore } from '../adapters/redis/template-snapshot-store.js';
 import { createIncidentStore } from '../adapters/redis/incident-store.js';
+import { createClickFollowUpStream, startClickAnswerer, type ClickAnswerer } from '../adapters/redis/click-follow-up-stream.js';
+import type { ClickFollowUps } from '../ports/click-follow-ups.js';
+import { answerClick, tellThroughChat } from '../use-cases/answer-click.js';
 import type { IncidentStore } from '../ports/incident-store.js';
 import type { Config } from '../config/schema.js';
 import { stormSettingsFrom } from '../config/sections/storm.js';
@@ -57,6 +60,8 @@ export interface Medic {
   actions?: ActionCommands;
   /** Grouping decisions from Slack (Open incident from the overflow), through the gateway. */
   grouping?: GroupingCommands;
+  /** Where the web role leaves acked clicks; the worker role answers them. */
+  followUps: ClickFollowUps;
   pipeline: PipelineDeps;
   fix: FixDeps;
   poll: PollDeps;
@@ -93,6 +98,8 @@ export function createMedic(parts: MedicParts): Medic {
   const storm = stormSettingsFrom(config);
   const queues = createQueues(redis, prefix, { cardRefreshS: storm.cardRefreshS });
   const workers: Worker[] = [];
+  const answerers: ClickAnswerer[] = [];
+  const followUps = createClickFollowUpStream(redis, prefix);
   // Learning is a courtesy to the next incident: a failed write-back is logged, never fatal.
   // A write-back to Medic's own document index, outside the gateway (README: side effects outside
   // the gateway): it touches no operator system and no model chooses it, so it is audited here.
@@ -161,7 +168,7 @@ export function createMedic(parts: MedicParts): Medic {
 
 
   return {
-    store, audit, queues, commands, pipeline, fix, poll, ...(actions ? { actions } : {}), ...(grouping ? { grouping } : {}),
+    store, audit, queues, commands, followUps, pipeline, fix, poll, ...(actions ? { actions } : {}), ...(grouping ? { grouping } : {}),
     async checks() {
       const redisCheck: Checkable = {
         check: () => redis.ping().then(
@@ -195,6 +202,9 @@ export function createMedic(parts: MedicParts): Medic {
         startWorker(createDeliverCardJob(delivery), workerOptions),
         startWorker(createSweepJob({ store, chat: adapters.chat, clock, logger, quietPeriodS: storm.quietPeriodS }), workerOptions),
       );
+      // Clicks the web role acked: the use-case and the clicker's ephemeral run here, off its loop.
+      const answerDeps = { commands, ...(actions ? { actions } : {}), logger, tell: tellThroughChat(adapters.chat, audit, logger) };
+      answerers.push(await startClickAnswerer(redis, prefix, (click) => answerClick(answerDeps, click), { logger }));
       await queues.sweep.upsertJobScheduler('sweep-quiet', { every: config.MEDIC_SWEEP_INTERVAL_S * 1000 }, { name: 'sweep', data: {} });
       if (config.SPLUNK_HEC_URL && config.SPLUNK_HEC_TOKEN) {
         const hec = createHecClient({ url: config.SPLUNK_HEC_URL, token: config.SPLUNK_HEC_TOKEN, index: config.SPLUNK_HEC_INDEX, sourcetype: config.SPLUNK_HEC_SOURCETYPE });
@@ -216,6 +226,7 @@ export function createMedic(parts: MedicParts): Medic {
       const drained = await Promise.race([Promise.all(workers.map((w) => w.close())).then(() => true), timeout.then(() => false)]);
       // Jobs still running are left to their lock: the next worker resumes them from their checkpoint.
       if (!drained) await Promise.all(workers.map((w) => w.close(true).catch(() => undefined)));
+      await Promise.all(answerers.map((a) => a.close()));
       await queues.close();
       await adapters.close?.();
     },

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, type CustomRoute, type Logger, type Middleware, type AnyMiddlewareArgs } from '@slack/bolt';
 import type { AuditLog } from '../../ports/audit.js';
+import type { ClickFollowUps } from '../../ports/click-follow-ups.js';
 import type { Authority } from '../../ports/authority.js';
 import type { IncidentCommands } from '../../use-cases/incident-commands.js';
 import type { ActionCommands } from '../../use-cases/run-action.js';
@@ -45,6 +46,11 @@ export interface SlackAppOptions {
   botUserId?: string;
   /** Shared through Redis in a deployment, so replays are dropped across processes and restarts. */
   ledger?: DeliveryClaims;
+  /**
+   * Where acked clicks (Approve, Run, Request step-up, feedback) go for a worker to answer, so
+   * this event loop only verifies and acks. Without it they are answered here after the ack.
+   */
+  followUps?: ClickFollowUps;
   /** The clock the request-date check uses (tests). */
   now?: () => number;
   /** Extra HTTP routes served beside `/slack/events` in HTTP mode (health, readiness, metrics). */
@@ -103,10 +109,12 @@ export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
     ...(options.botId && options.botUserId ? { botId: options.botId, botUserId: options.botUserId } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     logLevel: options.logLevel ?? LogLevel.WARN,
+    // Medic keeps no conversation state in Bolt: its per-request store lookup is pure overhead.
+    convoStore: false,
     // auth.test runs in start(), so a bad token is a clear error instead of an unhandled rejection.
     deferInitialization: true,
   });
-  const deps = { commands: options.commands, authority: options.authority, audit: options.audit, ...(options.grouping ? { grouping: options.grouping } : {}) };
+  const deps = { commands: options.commands, authority: options.authority, audit: options.audit, ...(options.grouping ? { grouping: options.grouping } : {}), ...(options.followUps ? { followUps: options.followUps } : {}) };
   app.use(dropDuplicates(options.ledger ?? new DeliveryLedger()));
   registerDecisionActions(app, deps);
   registerDetailsAction(app, deps);
@@ -115,7 +123,7 @@ export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
   registerMedicCommand(app, deps, options.command);
   if (options.grouping) registerOpenIncidentAction(app, options.grouping, options.audit);
   if (options.actions) {
-    registerActionButtons(app, options.actions, options.audit);
+    registerActionButtons(app, options.commands, options.actions, options.audit, options.followUps);
     registerStepUpSubmission(app, options.actions, options.audit);
   }
   app.error(async (error) => {
