@@ -38,6 +38,7 @@ let slack: SlackAppHandle;
 let eventsUrl: string;
 let answerer: ClickAnswerer | undefined;
 let startAnswerer: () => Promise<void>;
+let startApp: (followUps: Parameters<typeof createSlackApp>[0]['followUps']) => Promise<{ url: string; stop: () => Promise<void> }>;
 const fixes: string[] = [];
 
 beforeEach(async () => {
@@ -58,9 +59,17 @@ beforeEach(async () => {
     announce: async () => undefined,
     learn: async () => undefined,
   });
+  const ledger = createRedisDeliveryClaims(ctx.redis, ctx.prefix);
+  startApp = async (followUps) => {
+    const app = createSlackApp({
+      botToken: TOKEN, signingSecret: SECRET, apiUrl: sandbox.apiUrl, port: 0, host: '127.0.0.1', commands, authority, audit, retries: 0,
+      botId: SANDBOX_BOT.botId, botUserId: SANDBOX_BOT.userId, ledger, ...(followUps ? { followUps } : {}),
+    });
+    return { url: (await app.start()).eventsUrl ?? '', stop: () => app.stop() };
+  };
   slack = createSlackApp({
     botToken: TOKEN, signingSecret: SECRET, apiUrl: sandbox.apiUrl, port: 0, host: '127.0.0.1', commands, authority, audit, retries: 0,
-    botId: SANDBOX_BOT.botId, botUserId: SANDBOX_BOT.userId, ledger: createRedisDeliveryClaims(ctx.redis, ctx.prefix), followUps: createClickFollowUpStream(ctx.redis, ctx.prefix),
+    botId: SANDBOX_BOT.botId, botUserId: SANDBOX_BOT.userId, ledger, followUps: createClickFollowUpStream(ctx.redis, ctx.prefix),
   });
   eventsUrl = (await slack.start()).eventsUrl ?? '';
   const chat = createSlackChat({ client: createSlackWebClient({ token: TOKEN, apiUrl: sandbox.apiUrl }), channel: 'incidents' });
@@ -140,5 +149,42 @@ describe('a click acked by the web role and answered by a worker', () => {
     await postSigned(eventsUrl, SECRET, approveBody(APPROVER));
     await until('the worker to answer', () => ephemeralsFor(APPROVER).length === 1);
     await until('the stream to drain', async () => (await queued()) === 0);
+  });
+
+  it('refuses a correctly signed but stale request, and a wrong content type, as Bolt does', async () => {
+    await startAnswerer();
+    const body = approveBody(APPROVER);
+    const stale = await postSigned(eventsUrl, SECRET, body, { now: () => Date.now() - 6 * 60_000 });
+    expect(stale.status).toBe(401);
+    const json = await postSigned(eventsUrl, SECRET, body, { contentType: 'application/x-www-form-urlencoded; charset=utf-8' });
+    expect(json.status).toBe(400);
+    expect(await queued()).toBe(0);
+    expect(fixes).toEqual([]);
+  });
+
+  it('routes a click that opens a modal to its listener on the web role (Reject by a non-approver is told at once)', async () => {
+    const body = formBody({ payload: JSON.stringify(buildBlockActions({ userId: VIEWER, actionId: 'medic_reject', value: JSON.stringify({ incidentId: 'inc-test', proposalHash: proposal.contentHash }), channel: sandbox.channelId })) });
+    expect((await postSigned(eventsUrl, SECRET, body)).status).toBe(200);
+    await until('the web role to answer', () => ephemeralsFor(VIEWER).length === 1);
+    expect(ephemeralsFor(VIEWER)[0]?.text).toContain('Only approvers can reject');
+    expect(await queued()).toBe(0);
+  });
+
+  it('answers a click on the web role, once, when the queue cannot take it', async () => {
+    const broken = await startApp({ enqueue: async () => Promise.reject(new Error('stream unavailable')) });
+    try {
+      const body = approveBody(APPROVER);
+      const headers = { 'content-type': FORM_CONTENT_TYPE, ...signSlackRequest(SECRET, body, Date.now() / 1000) };
+      expect((await fetch(broken.url, { method: 'POST', headers, body })).status).toBe(200);
+      await until('the web role to answer', () => ephemeralsFor(APPROVER).length === 1);
+      expect(fixes).toEqual([`inc-test:${proposal.contentHash}`]);
+      // A replay of it is still dropped: the fast path's claim holds for Bolt's path too.
+      expect((await fetch(broken.url, { method: 'POST', headers, body })).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(ephemeralsFor(APPROVER)).toHaveLength(1);
+      expect(fixes).toHaveLength(1);
+    } finally {
+      await broken.stop();
+    }
   });
 });

@@ -6,7 +6,8 @@ import type { ClickFollowUps } from '../../ports/click-follow-ups.js';
 import type { Authority } from '../../ports/authority.js';
 import type { IncidentCommands } from '../../use-cases/incident-commands.js';
 import type { ActionCommands } from '../../use-cases/run-action.js';
-import { DeliveryLedger, deliveryKey, type DeliveryClaims } from './delivery-ledger.js';
+import { claimDelivery, DeliveryLedger, deliveryKey, type DeliveryClaims } from './delivery-ledger.js';
+import { CLAIMED_BEFORE_BOLT, queueClicksFirst } from './queue-clicks-first.js';
 import { registerActionButtons } from './listeners/action-buttons.js';
 import { registerDecisionActions } from './listeners/decision-actions.js';
 import { registerDetailsAction } from './listeners/details-action.js';
@@ -71,12 +72,14 @@ export interface SlackAppHandle {
  */
 function dropDuplicates(ledger: DeliveryClaims): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
-    const signature = (args.context as { slackSignature?: unknown }).slackSignature;
-    const keys = [deliveryKey(args.body as unknown as Record<string, unknown>), typeof signature === 'string' && signature ? `signature:${signature}` : undefined];
-    const claims = await Promise.all(keys.map(async (key) => (key === undefined ? true : ledger.claim(key))));
-    if (claims.includes(false)) {
+    const context = args.context as { slackSignature?: unknown; claimedBeforeBolt?: unknown };
+    // A click the fast path claimed, then could not queue, is answered here: it is no duplicate.
+    if (context.claimedBeforeBolt === true) return args.next();
+    const signature = typeof context.slackSignature === 'string' ? context.slackSignature : undefined;
+    const body = args.body as unknown as Record<string, unknown>;
+    if (!(await claimDelivery(ledger, body, signature))) {
       if ('ack' in args && typeof args.ack === 'function') await args.ack();
-      args.logger.debug(`Dropped a duplicate Slack delivery ${keys[0] ?? 'by signature'}`);
+      args.logger.debug(`Dropped a duplicate Slack delivery ${deliveryKey(body) ?? 'by signature'}`);
       return;
     }
     await args.next();
@@ -99,8 +102,12 @@ export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
         ...(options.logger ? { logger: options.logger } : {}),
         logLevel: options.logLevel ?? LogLevel.WARN,
         // The signature is a replay key: an identical signed request has the identical signature.
-        customPropertiesExtractor: (req) => ({ slackSignature: String(req.headers['x-slack-signature'] ?? '') }),
+        customPropertiesExtractor: (req) => ({ slackSignature: String(req.headers['x-slack-signature'] ?? ''), claimedBeforeBolt: (req as { [CLAIMED_BEFORE_BOLT]?: boolean })[CLAIMED_BEFORE_BOLT] === true }),
       });
+  const ledger = options.ledger ?? new DeliveryLedger();
+  if (receiver && options.followUps) {
+    receiver.requestListener = queueClicksFirst(receiver.requestListener, { signingSecret: options.signingSecret, ledger, followUps: options.followUps, ...(options.now ? { now: options.now } : {}) });
+  }
   if (receiver) receiver.requestListener = refuseFutureDated(receiver.requestListener, options.now);
   const app = new App({
     token: options.botToken,
@@ -115,7 +122,7 @@ export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
     deferInitialization: true,
   });
   const deps = { commands: options.commands, authority: options.authority, audit: options.audit, ...(options.grouping ? { grouping: options.grouping } : {}), ...(options.followUps ? { followUps: options.followUps } : {}) };
-  app.use(dropDuplicates(options.ledger ?? new DeliveryLedger()));
+  app.use(dropDuplicates(ledger));
   registerDecisionActions(app, deps);
   registerDetailsAction(app, deps);
   registerRejectSubmission(app, deps);

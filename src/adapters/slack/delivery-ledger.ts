@@ -65,3 +65,14 @@ export function deliveryKey(body: Body): string | undefined {
   if (type === 'event_callback' && str(body.event_id)) return `event:${str(body.event_id)}`;
   return undefined;
 }
+
+/**
+ * Claims one delivery under both of its keys: its identity (stable across Slack's retries) and,
+ * over HTTP, the request signature (an identical replay of any signed request, whatever its type).
+ * False when either was claimed before: the delivery is acked and dropped.
+ */
+export async function claimDelivery(ledger: DeliveryClaims, body: Body, signature: string | undefined): Promise<boolean> {
+  const keys = [deliveryKey(body), signature ? `signature:${signature}` : undefined];
+  const claims = await Promise.all(keys.map(async (key) => (key === undefined ? true : ledger.claim(key))));
+  return !claims.includes(false);
+}
