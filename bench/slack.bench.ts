@@ -90,7 +90,7 @@ async function runSlackApp(apiUrl: string, prefix: string): Promise<void> {
   const followUps = createClickFollowUpStream(redis, prefix);
   let queued = 0;
   const counting = { enqueue: async (click: Parameters<typeof followUps.enqueue>[0]) => { queued++; await followUps.enqueue(click); } };
-  // Replay claims through Redis, as the web role keeps them: two SET NX before each ack.
+  // Replay claims through Redis, as the web role keeps them (the worker claims a queued click's keys).
   const ledger = createRedisDeliveryClaims(redis, prefix);
   const slack = createSlackApp({ botToken: TOKEN, signingSecret: SECRET, apiUrl, port: 0, host: '127.0.0.1', commands, authority, followUps: counting, ledger, retries: 0, botId: SANDBOX_BOT.botId, botUserId: SANDBOX_BOT.userId });
   const { eventsUrl } = await slack.start();
@@ -101,13 +101,14 @@ async function runSlackApp(apiUrl: string, prefix: string): Promise<void> {
   });
 }
 
-/** The worker answering clicks: the use-case, then the ephemeral through the chat adapter, audited. */
+/** The worker answering clicks: replay claims, the use-case, then the ephemeral through the chat adapter, audited. */
 async function runClickAnswerer(apiUrl: string, prefix: string): Promise<void> {
   const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
   const { commands, queue } = enqueueOnly();
   const chat = createSlackChat({ client: createSlackWebClient({ token: TOKEN, apiUrl }), channel: 'incidents' });
   const logger = { warn: (m: string) => process.stderr.write(`${m}\n`), error: (m: string) => process.stderr.write(`${m}\n`) };
-  const deps = { commands, logger, tell: tellThroughChat(chat, createAuditLog(redis, prefix), logger) };
+  const claims = createRedisDeliveryClaims(redis, prefix);
+  const deps = { commands, logger, tell: tellThroughChat(chat, createAuditLog(redis, prefix), logger), claim: (key: string) => claims.claim(key) };
   const answerer = await startClickAnswerer(redis, prefix, (click) => answerClick(deps, click), { logger });
   process.send?.({ ready: true });
   reportCpu(() => queue.length, async () => {

@@ -17,6 +17,7 @@ import { createTemplateSnapshotStore } from '../adapters/redis/template-snapshot
 import { createIncidentStore } from '../adapters/redis/incident-store.js';
 import { createClickFollowUpStream, startClickAnswerer, type ClickAnswerer } from '../adapters/redis/click-follow-up-stream.js';
 import type { ClickFollowUps } from '../ports/click-follow-ups.js';
+import { createRedisDeliveryClaims } from '../adapters/redis/delivery-claims.js';
 import { answerClick, tellThroughChat } from '../use-cases/answer-click.js';
 import type { IncidentStore } from '../ports/incident-store.js';
 import type { Config } from '../config/schema.js';
@@ -203,7 +204,8 @@ export function createMedic(parts: MedicParts): Medic {
         startWorker(createSweepJob({ store, chat: adapters.chat, clock, logger, quietPeriodS: storm.quietPeriodS }), workerOptions),
       );
       // Clicks the web role acked: the use-case and the clicker's ephemeral run here, off its loop.
-      const answerDeps = { commands, ...(actions ? { actions } : {}), logger, tell: tellThroughChat(adapters.chat, audit, logger) };
+      const claims = createRedisDeliveryClaims(redis, prefix);
+      const answerDeps = { commands, ...(actions ? { actions } : {}), logger, tell: tellThroughChat(adapters.chat, audit, logger), claim: (key: string) => claims.claim(key) };
       answerers.push(await startClickAnswerer(redis, prefix, (click) => answerClick(answerDeps, click), { logger }));
       await queues.sweep.upsertJobScheduler('sweep-quiet', { every: config.MEDIC_SWEEP_INTERVAL_S * 1000 }, { name: 'sweep', data: {} });
       if (config.SPLUNK_HEC_URL && config.SPLUNK_HEC_TOKEN) {

@@ -11,6 +11,12 @@ export interface ClickFollowUp {
   channel?: string;
   /** When the web role acked it (ms since the epoch). */
   at: number;
+  /**
+   * The delivery's replay keys (its identity and its signature), claimed by the worker before it
+   * answers: a retry or a replay of a click already answered is dropped there. Absent when the web
+   * role claimed them itself.
+   */
+  replayKeys?: string[];
 }
 
 /** Where the web role leaves clicks it acked; a worker answers them (use-case, then an ephemeral). */

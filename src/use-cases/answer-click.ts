@@ -16,6 +16,8 @@ export interface AnswerClickDeps {
   /** Tells the clicker alone (an ephemeral); never throws. */
   tell(channel: string | undefined, userId: string, text: string): Promise<void>;
   logger: { error(message: string): void };
+  /** Claims one replay key (Redis, shared with the web role); false when claimed before. */
+  claim?: (key: string) => boolean | Promise<boolean>;
 }
 
 /** The clicks answered after the ack, wherever that runs (the web role's loop or a worker). */
@@ -34,11 +36,19 @@ async function settle(logger: AnswerClickDeps['logger'], what: string, call: () 
 }
 
 /**
- * Answers one acked click: Approve, Run, Request step-up or a feedback vote. The button value only
+ * Answers one acked click: Approve, Run, Request step-up or a feedback vote, once: a click whose
+ * replay keys were claimed before (a Slack retry, a replayed request) is dropped. The button value only
  * names the proposal or intent; who may act is the use-cases' question, asked of the verified user
  * id (they re-resolve authority on the server and audit refusals). The clicker hears the result.
  */
 export async function answerClick(deps: AnswerClickDeps, click: ClickFollowUp): Promise<void> {
+  if (click.replayKeys && click.replayKeys.length > 0) {
+    const claim = deps.claim;
+    // Keys to claim and nowhere to claim them: refused rather than risk answering a replay.
+    if (!claim) return;
+    const claims = await Promise.all(click.replayKeys.map(async (key) => claim(key)));
+    if (claims.includes(false)) return; // a retry or a replay of a click already answered
+  }
   const caller = { userId: click.user.id, ...(click.user.name ? { name: click.user.name } : {}), via: 'slack' as const };
   const tell = (text: string) => deps.tell(click.channel, click.user.id, text);
   if (click.actionId === ActionId.Approve) {

@@ -73,7 +73,7 @@ beforeEach(async () => {
   });
   eventsUrl = (await slack.start()).eventsUrl ?? '';
   const chat = createSlackChat({ client: createSlackWebClient({ token: TOKEN, apiUrl: sandbox.apiUrl }), channel: 'incidents' });
-  const deps = { commands, logger: silent, tell: tellThroughChat(chat, audit, silent) };
+  const deps = { commands, logger: silent, tell: tellThroughChat(chat, audit, silent), claim: (key: string) => ledger.claim(key) };
   startAnswerer = async () => {
     answerer = await startClickAnswerer(ctx.redis, ctx.prefix, (click: ClickFollowUp) => answerClick(deps, click), { logger: silent, blockMs: 50 });
   };
@@ -132,6 +132,18 @@ describe('a click acked by the web role and answered by a worker', () => {
     expect(fixes).toHaveLength(1);
   });
 
+  it('answers a Slack retry of a queued click once (same delivery, new signature)', async () => {
+    await startAnswerer();
+    const body = approveBody(APPROVER);
+    const first = await postSigned(eventsUrl, SECRET, body);
+    const retry = await postSigned(eventsUrl, SECRET, body, { now: () => Date.now() + 1_000, headers: { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' } });
+    expect([first.status, retry.status]).toEqual([200, 200]);
+    await until('the worker to answer', () => ephemeralsFor(APPROVER).length >= 1);
+    await until('the stream to drain', async () => (await queued()) === 0);
+    expect(ephemeralsFor(APPROVER)).toHaveLength(1);
+    expect(fixes).toHaveLength(1);
+  });
+
   it('refuses a non-approver in the worker, tells them why and audits the refusal', async () => {
     await startAnswerer();
     const ack = await postSigned(eventsUrl, SECRET, approveBody(VIEWER));
@@ -178,7 +190,7 @@ describe('a click acked by the web role and answered by a worker', () => {
       expect((await fetch(broken.url, { method: 'POST', headers, body })).status).toBe(200);
       await until('the web role to answer', () => ephemeralsFor(APPROVER).length === 1);
       expect(fixes).toEqual([`inc-test:${proposal.contentHash}`]);
-      // A replay of it is still dropped: the fast path's claim holds for Bolt's path too.
+      // A replay of it is still dropped, by the claim Bolt's path took.
       expect((await fetch(broken.url, { method: 'POST', headers, body })).status).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(ephemeralsFor(APPROVER)).toHaveLength(1);

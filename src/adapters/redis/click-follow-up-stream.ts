@@ -11,6 +11,7 @@ const ClickEntry = z.object({
   user: z.object({ id: z.string().min(1).max(64), name: z.string().max(255).optional() }),
   channel: z.string().min(1).max(64).optional(),
   at: z.number(),
+  replayKeys: z.array(z.string().min(1).max(1_000)).max(4).optional(),
 });
 
 function streamKey(prefix: string): string {

@@ -6,8 +6,8 @@ import type { ClickFollowUps } from '../../ports/click-follow-ups.js';
 import type { Authority } from '../../ports/authority.js';
 import type { IncidentCommands } from '../../use-cases/incident-commands.js';
 import type { ActionCommands } from '../../use-cases/run-action.js';
-import { claimDelivery, DeliveryLedger, deliveryKey, type DeliveryClaims } from './delivery-ledger.js';
-import { CLAIMED_BEFORE_BOLT, queueClicksFirst } from './queue-clicks-first.js';
+import { claimAll, DeliveryLedger, deliveryKey, replayKeys, type DeliveryClaims } from './delivery-ledger.js';
+import { queueClicksFirst } from './queue-clicks-first.js';
 import { registerActionButtons } from './listeners/action-buttons.js';
 import { registerDecisionActions } from './listeners/decision-actions.js';
 import { registerDetailsAction } from './listeners/details-action.js';
@@ -72,12 +72,10 @@ export interface SlackAppHandle {
  */
 function dropDuplicates(ledger: DeliveryClaims): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
-    const context = args.context as { slackSignature?: unknown; claimedBeforeBolt?: unknown };
-    // A click the fast path claimed, then could not queue, is answered here: it is no duplicate.
-    if (context.claimedBeforeBolt === true) return args.next();
+    const context = args.context as { slackSignature?: unknown };
     const signature = typeof context.slackSignature === 'string' ? context.slackSignature : undefined;
     const body = args.body as unknown as Record<string, unknown>;
-    if (!(await claimDelivery(ledger, body, signature))) {
+    if (!(await claimAll(ledger, replayKeys(body, signature)))) {
       if ('ack' in args && typeof args.ack === 'function') await args.ack();
       args.logger.debug(`Dropped a duplicate Slack delivery ${deliveryKey(body) ?? 'by signature'}`);
       return;
@@ -102,11 +100,11 @@ export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
         ...(options.logger ? { logger: options.logger } : {}),
         logLevel: options.logLevel ?? LogLevel.WARN,
         // The signature is a replay key: an identical signed request has the identical signature.
-        customPropertiesExtractor: (req) => ({ slackSignature: String(req.headers['x-slack-signature'] ?? ''), claimedBeforeBolt: (req as { [CLAIMED_BEFORE_BOLT]?: boolean })[CLAIMED_BEFORE_BOLT] === true }),
+        customPropertiesExtractor: (req) => ({ slackSignature: String(req.headers['x-slack-signature'] ?? '') }),
       });
   const ledger = options.ledger ?? new DeliveryLedger();
   if (receiver && options.followUps) {
-    receiver.requestListener = queueClicksFirst(receiver.requestListener, { signingSecret: options.signingSecret, ledger, followUps: options.followUps, ...(options.now ? { now: options.now } : {}) });
+    receiver.requestListener = queueClicksFirst(receiver.requestListener, { signingSecret: options.signingSecret, followUps: options.followUps, ...(options.now ? { now: options.now } : {}) });
   }
   if (receiver) receiver.requestListener = refuseFutureDated(receiver.requestListener, options.now);
   const app = new App({

@@ -67,12 +67,15 @@ export function deliveryKey(body: Body): string | undefined {
 }
 
 /**
- * Claims one delivery under both of its keys: its identity (stable across Slack's retries) and,
- * over HTTP, the request signature (an identical replay of any signed request, whatever its type).
- * False when either was claimed before: the delivery is acked and dropped.
+ * The keys one delivery is claimed under: its identity (stable across Slack's retries) and, over
+ * HTTP, the request signature (an identical replay of any signed request, whatever its type).
  */
-export async function claimDelivery(ledger: DeliveryClaims, body: Body, signature: string | undefined): Promise<boolean> {
-  const keys = [deliveryKey(body), signature ? `signature:${signature}` : undefined];
-  const claims = await Promise.all(keys.map(async (key) => (key === undefined ? true : ledger.claim(key))));
+export function replayKeys(body: Body, signature: string | undefined): string[] {
+  return [deliveryKey(body), signature ? `signature:${signature}` : undefined].filter((key): key is string => key !== undefined);
+}
+
+/** Claims every key; false when any was claimed before: the delivery is acked and dropped. */
+export async function claimAll(ledger: DeliveryClaims, keys: string[]): Promise<boolean> {
+  const claims = await Promise.all(keys.map(async (key) => ledger.claim(key)));
   return !claims.includes(false);
 }

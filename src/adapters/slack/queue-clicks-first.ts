@@ -2,18 +2,16 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { ClickFollowUps } from '../../ports/click-follow-ups.js';
 import { isFollowUpClick } from '../../use-cases/answer-click.js';
-import { claimDelivery, type DeliveryClaims } from './delivery-ledger.js';
+import { replayKeys } from './delivery-ledger.js';
 import { clickedMessage } from './listeners/listener-deps.js';
 import { MAX_CLOCK_SKEW_S } from './request-window.js';
 
-/** Set on a request the fast path claimed but could not queue: Bolt answers it, not as a duplicate. */
-export const CLAIMED_BEFORE_BOLT = Symbol('medic.claimedBeforeBolt');
 const EVENTS_PATH = '/slack/events';
 const FORM = 'application/x-www-form-urlencoded';
 /** Bigger bodies go to Bolt untouched (a block_actions payload carries the whole clicked message). */
 const MAX_BODY_BYTES = 1024 * 1024;
 
-type Buffered = IncomingMessage & { rawBody?: Buffer; [CLAIMED_BEFORE_BOLT]?: boolean };
+type Buffered = IncomingMessage & { rawBody?: Buffer };
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -54,12 +52,13 @@ function followUpClick(raw: Buffer): Record<string, unknown> | undefined {
 
 /**
  * The web role's whole job for a card click a worker answers (Approve, Run, Request step-up,
- * feedback): verify the signature and its date, claim the delivery against replays, queue what the
- * request proved, answer 200 — without Bolt's middleware chain, its listener matching or its ack
- * machinery on the loop. Anything else, anything unverified (Bolt then refuses it with its 401),
- * or a click the queue cannot take, goes to Bolt with the body already read, exactly as before.
+ * feedback): verify the signature and its date, queue what the request proved with its replay
+ * keys (the worker claims them, so a retry or replay is acked and dropped there), answer 200 —
+ * without Bolt's middleware chain, its listener matching or its ack machinery on the loop.
+ * Anything else, anything unverified (Bolt then refuses it with its 401), or a click the queue
+ * cannot take, goes to Bolt with the body already read, exactly as before.
  */
-export function queueClicksFirst(inner: RequestListener, options: { signingSecret: string; ledger: DeliveryClaims; followUps: ClickFollowUps; now?: () => number }): RequestListener {
+export function queueClicksFirst(inner: RequestListener, options: { signingSecret: string; followUps: ClickFollowUps; now?: () => number }): RequestListener {
   const now = options.now ?? Date.now;
   return (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST' || req.url?.split('?')[0] !== EVENTS_PATH || req.headers['content-type'] !== FORM) {
@@ -74,22 +73,17 @@ export function queueClicksFirst(inner: RequestListener, options: { signingSecre
       if (raw.length > MAX_BODY_BYTES || !isSignedBySlack(req, raw, options.signingSecret, now())) return toBolt();
       const body = followUpClick(raw);
       if (!body) return toBolt();
-      const signature = String(req.headers['x-slack-signature']);
-      const claimed = await claimDelivery(options.ledger, body, signature).catch(() => undefined);
-      if (claimed === undefined) return toBolt(); // the ledger is down: Bolt's answer, as before
-      if (claimed) {
-        const user = body.user as { id: string; name?: unknown; username?: unknown };
-        const action = (body.actions as { action_id: string; value?: unknown }[])[0]!;
-        const name = typeof user.name === 'string' ? user.name : typeof user.username === 'string' ? user.username : undefined;
-        const { channel } = clickedMessage(body);
-        const click = { actionId: action.action_id, value: typeof action.value === 'string' ? action.value : '', user: { id: user.id, ...(name ? { name } : {}) }, ...(channel ? { channel } : {}), at: now() };
-        const queued = await options.followUps.enqueue(click).then(() => true, () => false);
-        if (!queued) {
-          buffered[CLAIMED_BEFORE_BOLT] = true;
-          return toBolt();
-        }
-      }
-      // Claimed before (a retry or a replay): acked and dropped, as Bolt's path does.
+      const user = body.user as { id: string; name?: unknown; username?: unknown };
+      const action = (body.actions as { action_id: string; value?: unknown }[])[0]!;
+      const name = typeof user.name === 'string' ? user.name : typeof user.username === 'string' ? user.username : undefined;
+      const { channel } = clickedMessage(body);
+      // One round trip before the ack: the worker claims the replay keys before it answers.
+      const click = {
+        actionId: action.action_id, value: typeof action.value === 'string' ? action.value : '', user: { id: user.id, ...(name ? { name } : {}) },
+        ...(channel ? { channel } : {}), at: now(), replayKeys: replayKeys(body, String(req.headers['x-slack-signature'])),
+      };
+      // A click the queue cannot take goes to Bolt, which claims it and answers it here.
+      if (!(await options.followUps.enqueue(click).then(() => true, () => false))) return toBolt();
       res.writeHead(200);
       res.end();
     })().catch(() => {
