@@ -19,6 +19,10 @@ import { createTemplateSnapshotStore } from '../adapters/redis/template-snapshot
 import { createIncidentStore } from '../adapters/redis/incident-store.js';
 import { createRedisFailureLinks } from '../adapters/redis/failure-links.js';
 import { checkRedisReady } from '../adapters/redis/redis-readiness.js';
+import { createClickFollowUpStream, startClickAnswerer, type ClickAnswerer } from '../adapters/redis/click-follow-up-stream.js';
+import type { ClickFollowUps } from '../ports/click-follow-ups.js';
+import { createRedisDeliveryClaims } from '../adapters/redis/delivery-claims.js';
+import { answerClick, tellThroughChat } from '../use-cases/answer-click.js';
 import type { IncidentStore } from '../ports/incident-store.js';
 import type { Config } from '../config/schema.js';
 import { stormSettingsFrom } from '../config/sections/storm.js';
@@ -63,6 +67,8 @@ export interface Medic {
   actions?: ActionCommands;
   /** Grouping decisions from Slack (Open incident from the overflow), through the gateway. */
   grouping?: GroupingCommands;
+  /** Where the web role leaves acked clicks; the worker role answers them. */
+  followUps: ClickFollowUps;
   pipeline: PipelineDeps;
   fix: FixDeps;
   poll: PollDeps;
@@ -102,6 +108,8 @@ export function createMedic(parts: MedicParts): Medic {
   const storm = stormSettingsFrom(config);
   const queues = createQueues(redis, prefix, { cardRefreshS: storm.cardRefreshS });
   const workers: Worker[] = [];
+  const answerers: ClickAnswerer[] = [];
+  const followUps = createClickFollowUpStream(redis, prefix);
   // Learning is a courtesy to the next incident: a failed write-back is logged, never fatal.
   // A write-back to Medic's own document index, outside the gateway (README: side effects outside
   // the gateway): it touches no operator system and no model chooses it, so it is audited here.
@@ -176,7 +184,7 @@ export function createMedic(parts: MedicParts): Medic {
 
 
   return {
-    store, audit, queues, commands, pipeline, fix, poll, ...(actions ? { actions } : {}), ...(grouping ? { grouping } : {}),
+    store, audit, queues, commands, followUps, pipeline, fix, poll, ...(actions ? { actions } : {}), ...(grouping ? { grouping } : {}),
     async checks() {
       const redisCheck: Checkable = {
         check: () => redis.ping().then(
@@ -214,6 +222,10 @@ export function createMedic(parts: MedicParts): Medic {
           resume: { ...fixOrders, clock, logger, stuckAfterS: config.MEDIC_STUCK_AFTER_S, resumeAnalysis: (id, round) => queues.resumeAnalysis(id, round), resumeFix: (id, hash, round) => queues.resumeFix(id, hash, round) },
         }), workerOptions),
       );
+      // Clicks the web role acked: the use-case and the clicker's ephemeral run here, off its loop.
+      const claims = createRedisDeliveryClaims(redis, prefix);
+      const answerDeps = { commands, ...(actions ? { actions } : {}), logger, tell: tellThroughChat(adapters.chat, audit, logger), claim: (key: string) => claims.claim(key) };
+      answerers.push(await startClickAnswerer(redis, prefix, (click) => answerClick(answerDeps, click), { logger }));
       await queues.sweep.upsertJobScheduler('sweep-quiet', { every: config.MEDIC_SWEEP_INTERVAL_S * 1000 }, { name: 'sweep', data: {} });
       if (config.SPLUNK_HEC_URL && config.SPLUNK_HEC_TOKEN) {
         const hec = createHecClient({ url: config.SPLUNK_HEC_URL, token: config.SPLUNK_HEC_TOKEN, index: config.SPLUNK_HEC_INDEX, sourcetype: config.SPLUNK_HEC_SOURCETYPE });
@@ -237,6 +249,7 @@ export function createMedic(parts: MedicParts): Medic {
       const drained = await Promise.race([Promise.all(workers.map((w) => w.close())).then(() => true), timeout.then(() => false)]);
       // Jobs still running are left to their lock: the next worker resumes them from their checkpoint.
       if (!drained) await Promise.all(workers.map((w) => w.close(true).catch(() => undefined)));
+      await Promise.all(answerers.map((a) => a.close()));
       await queues.close();
       await adapters.close?.();
     },

@@ -26,7 +26,7 @@ export async function startWebRole(runtime: Runtime): Promise<() => Promise<void
     const route = (path: string) => ({ path, method: 'GET', handler: (req: Parameters<Route>[0], res: Parameters<Route>[1]) => void ops(req, res) });
     const app = createSlackApp({
       botToken: slack.botToken, signingSecret: slack.signingSecret, apiUrl: slack.apiUrl, port: config.PORT, host: config.HOST, retries: config.SLACK_RETRIES,
-      commands: medic.commands, actions: medic.actions, grouping: medic.grouping, authority: adapters.authority, audit: medic.audit, ledger, customRoutes: ['/healthz', '/readyz', '/metrics'].map(route),
+      commands: medic.commands, actions: medic.actions, grouping: medic.grouping, authority: adapters.authority, audit: medic.audit, ledger, followUps: medic.followUps, customRoutes: ['/healthz', '/readyz', '/metrics'].map(route),
     });
     const { eventsUrl } = await app.start();
     if (eventsUrl && !config.MEDIC_SANDBOX_EVENTS_URL) runtime.eventsUrl.value = eventsUrl;
@@ -35,7 +35,7 @@ export async function startWebRole(runtime: Runtime): Promise<() => Promise<void
     stops.push(() => app.stop());
   } else {
     if (slack?.appToken) {
-      const app = createSlackApp({ botToken: slack.botToken, signingSecret: slack.signingSecret, appToken: slack.appToken, apiUrl: slack.apiUrl, retries: config.SLACK_RETRIES, commands: medic.commands, actions: medic.actions, grouping: medic.grouping, authority: adapters.authority, audit: medic.audit, ledger });
+      const app = createSlackApp({ botToken: slack.botToken, signingSecret: slack.signingSecret, appToken: slack.appToken, apiUrl: slack.apiUrl, retries: config.SLACK_RETRIES, commands: medic.commands, actions: medic.actions, grouping: medic.grouping, authority: adapters.authority, audit: medic.audit, ledger, followUps: medic.followUps });
       await app.start();
       stops.push(() => app.stop());
     }

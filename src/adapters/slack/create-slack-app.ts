@@ -2,10 +2,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, type CustomRoute, type Logger, type Middleware, type AnyMiddlewareArgs } from '@slack/bolt';
 import type { AuditLog } from '../../ports/audit.js';
+import type { ClickFollowUps } from '../../ports/click-follow-ups.js';
 import type { Authority } from '../../ports/authority.js';
 import type { IncidentCommands } from '../../use-cases/incident-commands.js';
 import type { ActionCommands } from '../../use-cases/run-action.js';
-import { DeliveryLedger, deliveryKey, type DeliveryClaims } from './delivery-ledger.js';
+import { claimAll, DeliveryLedger, deliveryKey, replayKeys, type DeliveryClaims } from './delivery-ledger.js';
+import { queueClicksFirst } from './queue-clicks-first.js';
 import { registerActionButtons } from './listeners/action-buttons.js';
 import { registerDecisionActions } from './listeners/decision-actions.js';
 import { registerDetailsAction } from './listeners/details-action.js';
@@ -45,6 +47,11 @@ export interface SlackAppOptions {
   botUserId?: string;
   /** Shared through Redis in a deployment, so replays are dropped across processes and restarts. */
   ledger?: DeliveryClaims;
+  /**
+   * Where acked clicks (Approve, Run, Request step-up, feedback) go for a worker to answer, so
+   * this event loop only verifies and acks. Without it they are answered here after the ack.
+   */
+  followUps?: ClickFollowUps;
   /** The clock the request-date check uses (tests). */
   now?: () => number;
   /** Extra HTTP routes served beside `/slack/events` in HTTP mode (health, readiness, metrics). */
@@ -65,12 +72,12 @@ export interface SlackAppHandle {
  */
 function dropDuplicates(ledger: DeliveryClaims): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
-    const signature = (args.context as { slackSignature?: unknown }).slackSignature;
-    const keys = [deliveryKey(args.body as unknown as Record<string, unknown>), typeof signature === 'string' && signature ? `signature:${signature}` : undefined];
-    const claims = await Promise.all(keys.map(async (key) => (key === undefined ? true : ledger.claim(key))));
-    if (claims.includes(false)) {
+    const context = args.context as { slackSignature?: unknown };
+    const signature = typeof context.slackSignature === 'string' ? context.slackSignature : undefined;
+    const body = args.body as unknown as Record<string, unknown>;
+    if (!(await claimAll(ledger, replayKeys(body, signature)))) {
       if ('ack' in args && typeof args.ack === 'function') await args.ack();
-      args.logger.debug(`Dropped a duplicate Slack delivery ${keys[0] ?? 'by signature'}`);
+      args.logger.debug(`Dropped a duplicate Slack delivery ${deliveryKey(body) ?? 'by signature'}`);
       return;
     }
     await args.next();
@@ -95,6 +102,10 @@ export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
         // The signature is a replay key: an identical signed request has the identical signature.
         customPropertiesExtractor: (req) => ({ slackSignature: String(req.headers['x-slack-signature'] ?? '') }),
       });
+  const ledger = options.ledger ?? new DeliveryLedger();
+  if (receiver && options.followUps) {
+    receiver.requestListener = queueClicksFirst(receiver.requestListener, { signingSecret: options.signingSecret, followUps: options.followUps, ...(options.now ? { now: options.now } : {}) });
+  }
   if (receiver) receiver.requestListener = refuseFutureDated(receiver.requestListener, options.now);
   const app = new App({
     token: options.botToken,
@@ -103,11 +114,13 @@ export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
     ...(options.botId && options.botUserId ? { botId: options.botId, botUserId: options.botUserId } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     logLevel: options.logLevel ?? LogLevel.WARN,
+    // Medic keeps no conversation state in Bolt: its per-request store lookup is pure overhead.
+    convoStore: false,
     // auth.test runs in start(), so a bad token is a clear error instead of an unhandled rejection.
     deferInitialization: true,
   });
-  const deps = { commands: options.commands, authority: options.authority, audit: options.audit, ...(options.grouping ? { grouping: options.grouping } : {}) };
-  app.use(dropDuplicates(options.ledger ?? new DeliveryLedger()));
+  const deps = { commands: options.commands, authority: options.authority, audit: options.audit, ...(options.grouping ? { grouping: options.grouping } : {}), ...(options.followUps ? { followUps: options.followUps } : {}) };
+  app.use(dropDuplicates(ledger));
   registerDecisionActions(app, deps);
   registerDetailsAction(app, deps);
   registerRejectSubmission(app, deps);
@@ -115,7 +128,7 @@ export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
   registerMedicCommand(app, deps, options.command);
   if (options.grouping) registerOpenIncidentAction(app, options.grouping, options.audit);
   if (options.actions) {
-    registerActionButtons(app, options.actions, options.audit);
+    registerActionButtons(app, options.commands, options.actions, options.audit, options.followUps);
     registerStepUpSubmission(app, options.actions, options.audit);
   }
   app.error(async (error) => {

@@ -65,3 +65,17 @@ export function deliveryKey(body: Body): string | undefined {
   if (type === 'event_callback' && str(body.event_id)) return `event:${str(body.event_id)}`;
   return undefined;
 }
+
+/**
+ * The keys one delivery is claimed under: its identity (stable across Slack's retries) and, over
+ * HTTP, the request signature (an identical replay of any signed request, whatever its type).
+ */
+export function replayKeys(body: Body, signature: string | undefined): string[] {
+  return [deliveryKey(body), signature ? `signature:${signature}` : undefined].filter((key): key is string => key !== undefined);
+}
+
+/** Claims every key; false when any was claimed before: the delivery is acked and dropped. */
+export async function claimAll(ledger: DeliveryClaims, keys: string[]): Promise<boolean> {
+  const claims = await Promise.all(keys.map(async (key) => ledger.claim(key)));
+  return !claims.includes(false);
+}

@@ -2,7 +2,8 @@ import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { ActionId, DecisionValue, parseValue } from '../../../presenters/card-actions.js';
 import { presentRejectModal } from '../../../presenters/reject-modal.js';
 import { asMedicError } from '../../../domain/errors.js';
-import { afterAck, clickedMessage, openModal, runUseCase, slackCaller, tellUser, type ListenerDeps } from './listener-deps.js';
+import { ackThenAnswer } from './follow-up-click.js';
+import { afterAck, clickedMessage, openModal, slackCaller, tellUser, type ListenerDeps } from './listener-deps.js';
 
 const INVALID = 'This button is no longer valid. Use `/medic status <incident>` for the current card.';
 
@@ -12,18 +13,8 @@ const INVALID = 'This button is no longer valid. Use `/medic status <incident>` 
  * request's signature was verified by the receiver); the button value only names the proposal.
  */
 export function registerDecisionActions(app: App, deps: ListenerDeps): void {
-  app.action<BlockAction<ButtonAction>>({ type: 'block_actions', action_id: ActionId.Approve }, async ({ ack, body, action, client, logger }) => {
-    await ack();
-    await afterAck();
-    const { channel } = clickedMessage(body);
-    const value = parseValue(DecisionValue, action.value);
-    if (!value) return tellUser({ client, logger, audit: deps.audit }, channel, body.user.id, INVALID);
-    const result = await runUseCase(logger, 'approve the fix', () =>
-      deps.commands.approve({ incidentId: value.incidentId, proposalHash: value.proposalHash, caller: slackCaller(body.user) }),
-    );
-    // The use-case (and the fix job after it) updates the card; the clicker hears the result here.
-    await tellUser({ client, logger, audit: deps.audit }, channel, body.user.id, result.message);
-  });
+  // The use-case (and the fix job after it) updates the card; the clicker hears the result after the ack.
+  app.action<BlockAction<ButtonAction>>({ type: 'block_actions', action_id: ActionId.Approve }, ackThenAnswer(deps));
 
   app.action<BlockAction<ButtonAction>>({ type: 'block_actions', action_id: ActionId.Reject }, async ({ ack, body, action, client, logger }) => {
     await ack();

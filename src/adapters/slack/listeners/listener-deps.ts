@@ -1,6 +1,7 @@
 import type { Logger } from '@slack/bolt';
 import type { AuditLog } from '../../../ports/audit.js';
 import type { Authority } from '../../../ports/authority.js';
+import type { ClickFollowUps } from '../../../ports/click-follow-ups.js';
 import type { GroupingCommands } from '../../../use-cases/grouping-commands.js';
 import type { Caller, CommandResult, IncidentCommands } from '../../../use-cases/incident-commands.js';
 import { asMedicError } from '../../../domain/errors.js';
@@ -15,6 +16,8 @@ export interface ListenerDeps {
   audit?: AuditLog;
   /** `/medic merge|split` and Open incident, when the gateway is built. */
   grouping?: GroupingCommands;
+  /** Where acked clicks go for a worker to answer; without it they are answered on this loop. */
+  followUps?: ClickFollowUps;
 }
 
 /** What a listener needs to answer the person who asked. */
