@@ -91,7 +91,7 @@ async function deliver(incident: Incident, priority: Priority, deps: DeliverCard
   if (!card) {
     // A card offering Approve over a diff too long for it waits until the diff is in its thread.
     const first = render(incident, { interactive: !longDiff });
-    card = await deps.chat.postCard(`card:${incident.id}`, first);
+    card = await deps.chat.postCard(`card:${incident.id}`, first, incident.route?.channel);
     const posted = card;
     const at = deps.clock().toISOString();
     incident = await deps.store.update(incident.id, (current) =>

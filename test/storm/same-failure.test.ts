@@ -115,6 +115,7 @@ describe('the same failure reported by two services', () => {
   it('links once when the step runs again after its link was written (a worker killed before the step was recorded)', async () => {
     world = await createWorld({ llm: 'offline' });
     const medic = await world.startMedic();
+    await medic.startWorkers({ poll: false }); // the card delivery job posts the cards
     const message = 'ledger sync refused by upstream: connection reset';
     const first = await reportAndAnalyse(medic, failure('billing', message));
     const created: string[] = [];
@@ -131,8 +132,11 @@ describe('the same failure reported by two services', () => {
     expect(links).toHaveLength(1);
     const steps = (await medic.audit.list({ incidentId: secondId })).filter((a) => a.action === 'step.same-failure');
     expect(steps).toHaveLength(1);
-    const posts = (await world.redis.lrange(`${world.prefix}console:transcript`, 0, -1)).filter((r) => (JSON.parse(r) as { kind: string; key: string }).kind === 'post' && r.includes(`card:${secondId}`));
-    expect(posts).toHaveLength(1);
+    // The card is the delivery job's: wait for its post, then make sure no second one follows.
+    const postsOf = async () => (await world.redis.lrange(`${world.prefix}console:transcript`, 0, -1)).filter((r) => (JSON.parse(r) as { kind: string; key: string }).kind === 'post' && r.includes(`card:${secondId}`));
+    await world.waitFor(async () => (await postsOf()).length > 0, 'the second card');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await postsOf()).toHaveLength(1);
   }, 60_000);
 
   it('takes over a signature whose holder is closed', async () => {
