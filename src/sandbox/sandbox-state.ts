@@ -32,6 +32,9 @@ export interface Fault {
   times: number;
 }
 
+/** Ephemeral replies kept in memory (channel messages are capped by the saved history's limit). */
+const MAX_EPHEMERALS = 200;
+
 /**
  * The sandbox's workspace: its channels' messages and threads (the first channel is Medic's
  * default; the service catalog may name more), ephemerals, open modals, trigger ids and
@@ -72,8 +75,21 @@ export class SandboxState {
     const stored = { ...message, ts: this.nextTs() };
     this.messages.push(stored);
     if (!stored.ephemeralFor) this.changed.add(stored.ts);
+    else this.forgetOldEphemerals();
     this.touch();
     return stored;
+  }
+
+  /** Ephemerals are never saved; past the cap the oldest go, so a long-running sandbox stays bounded. */
+  private forgetOldEphemerals(): void {
+    let ephemerals = 0;
+    for (const m of this.messages) if (m.ephemeralFor) ephemerals++;
+    for (let i = 0; ephemerals > MAX_EPHEMERALS && i < this.messages.length; ) {
+      if (this.messages[i]?.ephemeralFor) {
+        this.messages.splice(i, 1);
+        ephemerals--;
+      } else i++;
+    }
   }
 
   /** Records an edit in place (chat.update, replace_original) for the history to save. */

@@ -133,8 +133,9 @@ describe('the same failure reported by two services', () => {
     const steps = (await medic.audit.list({ incidentId: secondId })).filter((a) => a.action === 'step.same-failure');
     expect(steps).toHaveLength(1);
     // The card is the delivery job's: wait for its post, then make sure no second one follows.
-    const postsOf = async () => (await world.redis.lrange(`${world.prefix}console:transcript`, 0, -1)).filter((r) => (JSON.parse(r) as { kind: string; key: string }).kind === 'post' && r.includes(`card:${secondId}`));
-    await world.waitFor(async () => (await postsOf()).length > 0, 'the second card');
+    const w = world;
+    const postsOf = async () => (await w.redis.lrange(`${w.prefix}console:transcript`, 0, -1)).filter((r) => (JSON.parse(r) as { kind: string; key: string }).kind === 'post' && r.includes(`card:${secondId}`));
+    await w.waitFor(async () => (await postsOf()).length > 0, 'the second card');
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await postsOf()).toHaveLength(1);
   }, 60_000);
