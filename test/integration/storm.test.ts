@@ -46,7 +46,10 @@ describe('a storm of 100,000 error events in one poll', () => {
     expect(new Set(incidents.map((i) => i.title)).size).toBe(20);
     const rca = (await medic.audit.list({ count: 100_000 })).filter((a) => a.action === 'step.rca');
     expect(rca).toHaveLength(20);
-    expect((await transcript(w)).filter((row) => row.kind === 'post')).toHaveLength(20);
+    // Cards are the delivery job's: each follows its analysis by a moment.
+    const posts = async () => (await transcript(w)).filter((row) => row.kind === 'post');
+    await w.waitFor(async () => (await posts()).length >= 20, 'twenty cards');
+    expect(await posts()).toHaveLength(20);
   }, 240_000);
 });
 

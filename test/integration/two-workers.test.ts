@@ -36,7 +36,10 @@ describe('two worker processes on the same queues', () => {
       const trail = await observer.audit.list({ incidentId: incident.id });
       for (const step of ['step.intake', 'step.rca', 'step.fix-proposal', 'step.card']) expect([incident.service, step, trail.filter((a) => a.action === step).length]).toEqual([incident.service, step, 1]);
     }
-    const posts = (await w.redis.lrange(`${w.prefix}console:transcript`, 0, -1)).filter((row) => (JSON.parse(row) as { kind: string }).kind === 'post');
+    // Cards are the delivery job's: each follows its analysis by a moment.
+    const postsOf = async () => (await w.redis.lrange(`${w.prefix}console:transcript`, 0, -1)).filter((row) => (JSON.parse(row) as { kind: string }).kind === 'post');
+    await w.waitFor(async () => (await postsOf()).length >= 20, 'twenty cards');
+    const posts = await postsOf();
     expect(posts).toHaveLength(20);
     expect(workers.map((child) => [child.exitCode, (child as unknown as { stderrText: string }).stderrText])).toEqual([[null, ''], [null, '']]);
   }, 120_000);
