@@ -40,7 +40,10 @@ describe('a worker killed between the same-failure link and the card', () => {
     expect((await operator.store.require(holder.id)).sameFailures).toEqual([{ incidentId: second.id, service: 'storefront' }]);
     expect((await operator.audit.list({ incidentId: holder.id })).filter((a) => a.action === 'incident.same-failure')).toHaveLength(1);
     expect((await operator.audit.list({ incidentId: second.id })).filter((a) => a.action === 'step.same-failure')).toHaveLength(1);
-    const posts = (await w.redis.lrange(`${w.prefix}console:transcript`, 0, -1)).map((r) => JSON.parse(r) as { kind: string; key: string }).filter((r) => r.kind === 'post');
+    // Cards are the delivery job's: the linked one follows its analysis by a moment.
+    const postsNow = async () => (await w.redis.lrange(`${w.prefix}console:transcript`, 0, -1)).map((r) => JSON.parse(r) as { kind: string; key: string }).filter((r) => r.kind === 'post');
+    await w.waitFor(async () => (await postsNow()).length >= 2, 'both cards');
+    const posts = await postsNow();
     expect(posts.map((p) => p.key).sort()).toEqual([`card:${holder.id}`, `card:${second.id}`].sort());
     expect((await operator.store.list()).filter((i) => i.proposal)).toHaveLength(1);
   }, 120_000);

@@ -142,7 +142,10 @@ describe('the caps on new incidents', () => {
     expect(overflow).toMatchObject({ state: 'reported', title: expect.stringContaining('5 event families suppressed') });
     expect((await medic.store.stats(overflow.id))?.count).toBe(10);
     expect(await medic.queues.analyze.getJob(overflow.id)).toBeUndefined();
-    const posts = (await transcript(w)).filter((row) => row.kind === 'post');
+    // The three incidents' cards are the delivery job's: each follows its analysis by a moment.
+    const postsNow = async () => (await transcript(w)).filter((row) => row.kind === 'post');
+    await w.waitFor(async () => (await postsNow()).length >= 4, 'four cards');
+    const posts = await postsNow();
     expect(posts.map((p) => p.key).filter((k) => k === `card:${overflow.id}`)).toHaveLength(1);
     expect(posts).toHaveLength(4);
   });
