@@ -2,6 +2,7 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { RedisClient } from '../src/adapters/redis/connect.js';
 import { z } from 'zod';
+import { drainAuditStream } from '../src/adapters/redis/audit-cursor.js';
 import { withRedisLock } from '../src/adapters/redis/redis-lock.js';
 import type { JobDefinition } from '../src/queue/job-definition.js';
 
@@ -39,15 +40,9 @@ export async function archiveAudit(deps: ArchiveAuditDeps): Promise<number> {
   const cursorKey = `${deps.prefix}archive:cursor`;
   return withRedisLock(deps.redis, `${deps.prefix}lock:archive`, async () => {
     await mkdir(dirname(deps.file), { recursive: true });
-    let written = 0;
-    for (;;) {
-      const cursor = (await deps.redis.get(cursorKey)) ?? '0-0';
-      const rows = await deps.redis.xrange(`${deps.prefix}audit`, `(${cursor}`, '+', 'COUNT', deps.batch);
-      if (rows.length === 0) return written;
-      const lines = rows.map(([id, fields]) => JSON.stringify({ id, ...(JSON.parse(fields[1] ?? '{}') as Record<string, unknown>) }));
+    return drainAuditStream(deps.redis, deps.prefix, cursorKey, deps.batch, async (rows) => {
+      const lines = rows.map(({ id, json }) => JSON.stringify({ id, ...(JSON.parse(json) as Record<string, unknown>) }));
       await appendFile(deps.file, `${lines.join('\n')}\n`, { mode: 0o600 });
-      await deps.redis.set(cursorKey, rows.at(-1)?.[0] ?? cursor);
-      written += rows.length;
-    }
+    });
   }, { waitMs: 60_000 });
 }

@@ -1,6 +1,7 @@
 import type { RedisClient } from '../src/adapters/redis/connect.js';
 import { z } from 'zod';
 import type { HecClient } from '../src/adapters/splunk/hec-client.js';
+import { drainAuditStream } from '../src/adapters/redis/audit-cursor.js';
 import { withRedisLock } from '../src/adapters/redis/redis-lock.js';
 import { asMedicError } from '../src/domain/errors.js';
 import type { AuditLog } from '../src/ports/audit.js';
@@ -54,17 +55,13 @@ export async function forwardAudit(deps: ForwardAuditDeps): Promise<number> {
     let others = 0;
     let last: string | undefined;
     try {
-      for (;;) {
-        const cursor = (await deps.redis.get(cursorKey)) ?? '0-0';
-        const rows = await deps.redis.xrange(`${deps.prefix}audit`, `(${cursor}`, '+', 'COUNT', deps.batch);
-        if (rows.length === 0) break;
-        const events = rows.map(([id, fields]) => ({ time: Number(id.split('-')[0]) / 1000, event: JSON.parse(fields[1] ?? '{}') as { action?: unknown } }));
+      await drainAuditStream(deps.redis, deps.prefix, cursorKey, deps.batch, async (rows) => {
+        const events = rows.map(({ id, json }) => ({ time: Number(id.split('-')[0]) / 1000, event: JSON.parse(json) as { action?: unknown } }));
         await deps.hec.send(events);
-        last = rows.at(-1)?.[0] ?? cursor;
-        await deps.redis.set(cursorKey, last);
         sent += rows.length;
         others += events.filter((e) => e.event.action !== FORWARD_ACTION).length;
-      }
+        last = rows.at(-1)?.id;
+      });
     } catch (error) {
       // Once per outage, not once per tick: the flag clears on the next successful run.
       if ((await deps.redis.set(failingKey, '1', 'NX')) === 'OK') await record('failed', `HEC refused the audit stream: ${asMedicError(error).message}`.slice(0, 500), { sent });
