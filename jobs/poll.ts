@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { RedisClient } from '../src/adapters/redis/connect.js';
+import { tryAcquireLease } from '../src/adapters/redis/leased-lock.js';
 import { z } from 'zod';
 import type { CheckpointStore } from '../src/adapters/redis/checkpoint-store.js';
 import type { Logger } from '../src/observability/logger.js';
@@ -26,7 +26,6 @@ export interface PollDeps extends IngestDeps {
 }
 
 const PollPayload = z.object({}).passthrough();
-const LOCK_MS = 120_000;
 
 /**
  * One poll of the log source. The checkpoint advances only after the events are recorded in
@@ -47,9 +46,10 @@ export function createPollJob(deps: PollDeps): JobDefinition<z.infer<typeof Poll
 }
 
 export async function pollOnce(deps: PollDeps): Promise<{ polled: number; created: number; absorbed: number; duplicate: number } | undefined> {
-  const lockKey = `${deps.prefix}lock:poll:${deps.source.name}`;
-  const token = randomUUID();
-  if ((await deps.redis.set(lockKey, token, 'PX', LOCK_MS, 'NX')) !== 'OK') return undefined;
+  // A lease renewed while this worker lives: a worker killed mid-poll holds up the next poll for
+  // one lease, not for minutes.
+  const lease = await tryAcquireLease(deps.redis, `${deps.prefix}lock:poll:${deps.source.name}`);
+  if (!lease) return undefined;
   try {
     const from = await deps.checkpoints.get(deps.source.name);
     // The poll lock makes this the only miner at work: its families and ids persist across polls and restarts.
@@ -62,8 +62,7 @@ export async function pollOnce(deps: PollDeps): Promise<{ polled: number; create
     if (polled > 0) deps.logger.info({ source: deps.source.name, polled, ...counts }, 'polled');
     return { polled, ...counts };
   } finally {
-    // Release only our own lock (a slow poll may have lost it to the expiry).
-    await deps.redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, lockKey, token);
+    await lease.release().catch(() => undefined);
   }
 }
 

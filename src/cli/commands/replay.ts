@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { acquireLease } from '../../adapters/redis/leased-lock.js';
 import type { IngestStatus } from '../../ports/incident-store.js';
 import { createTemplateMiner } from '../../domain/templates/template-miner.js';
 import { ingestEvents } from '../../use-cases/ingest-events.js';
@@ -13,7 +12,6 @@ import { readReplayRecords, type ReplayRecord } from './replay-records.js';
 
 const USAGE = 'replay FILE [--print-incidents]';
 const LOCK_WAIT_MS = 60_000;
-const LOCK_MS = 120_000;
 
 /**
  * `replay FILE [--print-incidents]`: ingests the records of FILE exactly as a poll would — the
@@ -70,11 +68,8 @@ type PollDeps = Parameters<Parameters<BootMedic>[1]>[0]['medic']['poll'];
 
 /** Under the poll lock, so the replay is the only miner at work, as a poll is. */
 async function replay(records: ReplayRecord[], poll: PollDeps): Promise<Outcome[]> {
-  const lockKey = `${poll.prefix}lock:poll:${poll.source.name}`;
-  const token = randomUUID();
-  for (const deadline = Date.now() + LOCK_WAIT_MS; (await poll.redis.set(lockKey, token, 'PX', LOCK_MS, 'NX')) !== 'OK'; await sleep(200)) {
-    if (Date.now() > deadline) throw new Error('A poll has held the poll lock for a minute; try again when it is done.');
-  }
+  const lease = await acquireLease(poll.redis, `${poll.prefix}lock:poll:${poll.source.name}`, { waitMs: LOCK_WAIT_MS });
+  if (!lease) throw new Error('A poll has held the poll lock for a minute; try again when it is done.');
   try {
     const miner = createTemplateMiner({}, await poll.templates?.load());
     const outcomes: Outcome[] = [];
@@ -89,7 +84,7 @@ async function replay(records: ReplayRecord[], poll: PollDeps): Promise<Outcome[
     await poll.templates?.save(miner.snapshot());
     return outcomes;
   } finally {
-    await poll.redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, lockKey, token);
+    await lease.release().catch(() => undefined);
   }
 }
 
