@@ -1,30 +1,11 @@
-import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { refreshCard } from '../../jobs/refresh-card.js';
-import { createConsoleChat } from '../../src/adapters/console-chat/console-chat.js';
-import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
-import type { IncidentStore } from '../../src/ports/incident-store.js';
 import { OpenIncidentActionId, OpenIncidentValue, withOverflowFamilies } from '../../src/presenters/overflow-card.js';
-import { ingestEvents, type IngestDeps } from '../../src/use-cases/ingest-events.js';
-import { buildEvent } from '../support/builders.js';
-import { createTestRedis } from '../support/redis.js';
+import { ingestEvents } from '../../src/use-cases/ingest-events.js';
+import { useOverflowStore } from '../support/overflow-store.js';
 
-let ctx: Awaited<ReturnType<typeof createTestRedis>>;
-let store: IncidentStore;
-const now = Date.parse('2026-11-30T09:10:00.000Z');
-
-beforeEach(async () => {
-  ctx = await createTestRedis();
-  store = createIncidentStore(ctx.redis, ctx.prefix);
-});
-afterEach(async () => ctx.cleanup());
-
-const deps = (): IngestDeps => ({
-  store, clock: () => new Date(now), enqueueAnalysis: async () => undefined,
-  storm: { open: { minEvents: 1, windowS: 300 }, rules: {}, maxNewPerHour: 1, maxNewPerServiceHour: 20 },
-});
-let seq = 0;
-const event = (service: string, message: string) => buildEvent({ id: `e${++seq}`, service, time: new Date(now).toISOString(), message, raw: message });
+const o = useOverflowStore();
+const { deps, event, now } = o;
 
 describe('the overflow card', () => {
   it('names its services and lists its heaviest families with counts and an Open incident button', async () => {
@@ -34,13 +15,13 @@ describe('the overflow card', () => {
       ...Array.from({ length: 3 }, () => event('search', 'index shard unavailable')),
       event('billing', 'ledger sync refused'),
     ], deps());
-    const overflow = (await store.list()).find((i) => i.fingerprint.startsWith('overflow:'))!;
-    const families = await store.overflowFamilies(overflow.fingerprint);
+    const overflow = (await o.store().list()).find((i) => i.fingerprint.startsWith('overflow:'))!;
+    const families = await o.store().overflowFamilies(overflow.fingerprint);
     expect(families.map((f) => [f.service, f.title, f.count])).toEqual([['search', 'index shard unavailable', 3], ['billing', 'ledger sync refused', 1]]);
 
-    const chat = createConsoleChat({ redis: ctx.redis, prefix: ctx.prefix, out: new PassThrough(), channel: 'incidents' });
-    await refreshCard(overflow.id, { store, chat, clock: () => new Date(now) });
-    const [posted] = (await ctx.redis.lrange(`${ctx.prefix}console:transcript`, 0, -1)).map((r) => JSON.parse(r) as { blocks: Record<string, unknown>[] });
+    const chat = o.chat();
+    await refreshCard(overflow.id, { store: o.store(), chat, clock: () => new Date(now) });
+    const [posted] = await o.transcript();
     const text = JSON.stringify(posted!.blocks);
     expect(text).toContain('Services: `billing`, `search`');
     expect(text).toContain('index shard unavailable* — 3 events');

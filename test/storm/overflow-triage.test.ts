@@ -1,15 +1,9 @@
-import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { refreshCard } from '../../jobs/refresh-card.js';
-import { createConsoleChat } from '../../src/adapters/console-chat/console-chat.js';
 import { createAuditLog } from '../../src/adapters/redis/audit-log.js';
-import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
 import { triageOverflow } from '../../src/analysts/overflow-triage.js';
-import type { Severity } from '../../src/domain/event.js';
-import type { IncidentStore } from '../../src/ports/incident-store.js';
-import { ingestEvents, type IngestDeps } from '../../src/use-cases/ingest-events.js';
-import { buildEvent } from '../support/builders.js';
-import { createTestRedis } from '../support/redis.js';
+import { ingestEvents } from '../../src/use-cases/ingest-events.js';
+import { useOverflowStore } from '../support/overflow-store.js';
 
 describe('the offline triage of an overflow incident', () => {
   const family = (service: string, title: string, count: number, weight = 1) => ({ fingerprint: `${service}:${title}`, service, title, count, volume: count * weight });
@@ -33,35 +27,22 @@ describe('the offline triage of an overflow incident', () => {
 });
 
 describe('the overflow card, triaged', () => {
-  let ctx: Awaited<ReturnType<typeof createTestRedis>>;
-  let store: IncidentStore;
-  const now = Date.parse('2026-11-30T09:10:00.000Z');
-  beforeEach(async () => {
-    ctx = await createTestRedis();
-    store = createIncidentStore(ctx.redis, ctx.prefix);
-  });
-  afterEach(async () => ctx.cleanup());
-
-  const deps = (): IngestDeps => ({
-    store, clock: () => new Date(now), enqueueAnalysis: async () => undefined,
-    storm: { open: { minEvents: 1, windowS: 300 }, rules: {}, maxNewPerHour: 1, maxNewPerServiceHour: 20 },
-  });
-  let seq = 0;
-  const event = (service: string, message: string, severity: Severity = 'error') => buildEvent({ id: `e${++seq}`, service, severity, time: new Date(now).toISOString(), message, raw: message });
+  const o = useOverflowStore();
+  const { deps, event, now } = o;
 
   it('shows its most likely root cause and next step on the card, and audits the family it names each time that changes', async () => {
     // A heavy first incident, so nothing in the overflow outgrows it and is promoted.
     await ingestEvents(Array.from({ length: 200 }, () => event('checkout', 'payment gateway down')), deps());
     await ingestEvents([...Array.from({ length: 6 }, () => event('search', 'index shard unavailable')), event('billing', 'ledger sync refused')], deps());
-    const overflow = (await store.list()).find((i) => i.fingerprint.startsWith('overflow:'))!;
-    const chat = createConsoleChat({ redis: ctx.redis, prefix: ctx.prefix, out: new PassThrough(), channel: 'incidents' });
-    const refresh = () => refreshCard(overflow.id, { store, chat, clock: () => new Date(now) });
+    const overflow = (await o.store().list()).find((i) => i.fingerprint.startsWith('overflow:'))!;
+    const chat = o.chat();
+    const refresh = () => refreshCard(overflow.id, { store: o.store(), chat, clock: () => new Date(now) });
 
     const first = (await refresh())!;
     expect(first.rca?.rootCause).toMatch(/^Most likely the "index shard unavailable" failure in search: 6 of the overflow's 7 events/);
     expect(first.provenance.rca?.analyst).toBe('offline');
     expect(first.state).toBe('reported');
-    const transcript = async () => (await ctx.redis.lrange(`${ctx.prefix}console:transcript`, 0, -1)).map((r) => JSON.stringify((JSON.parse(r) as { blocks: unknown }).blocks));
+    const transcript = async () => (await o.transcript()).map((r) => JSON.stringify(r.blocks));
     const card = (await transcript()).at(-1)!;
     expect(card).toContain('*Root cause* Most likely the \\"index shard unavailable\\" failure in search');
     expect(card).toContain('*Next step* (investigate, risk low) Open incident for');
@@ -72,7 +53,7 @@ describe('the overflow card, triaged', () => {
     await ingestEvents(Array.from({ length: 4 }, () => event('billing', 'ledger sync refused', 'critical')), deps());
     expect((await refresh())!.rca?.rootCause).toMatch(/^Most likely the "ledger sync refused" failure in billing/);
 
-    const trail = (await createAuditLog(ctx.redis, ctx.prefix).list({ incidentId: overflow.id })).filter((a) => a.action === 'incident.overflow-triage');
+    const trail = (await createAuditLog(o.redis().redis, o.redis().prefix).list({ incidentId: overflow.id })).filter((a) => a.action === 'incident.overflow-triage');
     expect(trail.map((a) => a.details?.service)).toEqual(['search', 'billing']);
   });
 });
