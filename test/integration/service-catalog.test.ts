@@ -173,34 +173,26 @@ describe('the service catalog, through the real loop', () => {
     world = await createWorld({ llm: 'offline' });
     const w = world;
     const catalogFile = join(w.dir, 'catalog.yaml');
-    await writeFile(catalogFile, `version: 1
+    // Credentials in a remote, an alias naming another service, an undeclared repository…
+    const broken = (checkoutExtra: string) => `version: 1
 repositories:
   - id: shop
     remote: https://user:secret@example.test/shop.git
 services:
   - name: checkout
-    repository: shop
-    approvers: ["not a user id"]
+    repository: shop${checkoutExtra}
   - name: payments
     aliases: [checkout]
     repository: nowhere
-`);
+`;
+    // … and, first, an approver that is no Slack user id.
+    await writeFile(catalogFile, broken('\n    approvers: ["not a user id"]'));
     const started = w.startMedic({ MEDIC_CATALOG_FILE: catalogFile });
     await expect(started).rejects.toThrow(/service catalog is invalid/);
     const message = await started.catch((error: Error) => error.message);
     expect(message).toContain('services.0.approvers.0');
     // Schema problems are listed first; a file that parses is checked for references next.
-    await writeFile(catalogFile, `version: 1
-repositories:
-  - id: shop
-    remote: https://user:secret@example.test/shop.git
-services:
-  - name: checkout
-    repository: shop
-  - name: payments
-    aliases: [checkout]
-    repository: nowhere
-`);
+    await writeFile(catalogFile, broken(''));
     const again = await w.startMedic({ MEDIC_CATALOG_FILE: catalogFile }).then(() => 'started', (error: Error) => error.message);
     expect(again).toContain('must not contain credentials');
     expect(again).toContain('alias "checkout" already names service checkout');
