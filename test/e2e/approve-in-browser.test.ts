@@ -7,38 +7,33 @@
  * user id, hash-bound approval, apply-fix job updating the card and replying with the branch);
  * switch to `createIncidentCommands` and the real jobs once the pipeline lands.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { presentIncidentCard } from '../../src/presenters/incident-card.js';
 import { buildAnalysedIncident } from '../fixtures/slack/build-incident.js';
 import { startSlackHarness, type SlackHarness } from '../slack/support/slack-harness.js';
 
 // Without the background-networking flags Chromium dials out, and the closed network refuses it.
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let h: SlackHarness;
 let context: BrowserContext;
 let page: Page;
-let profile: string;
+let browser: TestBrowser | undefined;
 
 beforeAll(async () => {
   h = await startSlackHarness();
   const incident = buildAnalysedIncident({ id: 'inc-e2e-1', title: 'Checkout fails: <!channel> PaymentTimeoutException' });
   const card = await h.chat.postCard(`card:${incident.id}`, presentIncidentCard({ incident }));
   h.commands.add({ ...incident, card });
-  profile = await mkdtemp(join(tmpdir(), 'medic-e2e-chromium-'));
-  context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium('chromium');
+  context = browser.context;
   page = await context.newPage();
   await page.goto(h.sandbox.url);
 });
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await h?.close();
-  if (profile) await rm(profile, { recursive: true, force: true });
 });
 
 async function actAs(label: RegExp) {
@@ -86,3 +81,4 @@ describe('approve in the browser', () => {
     expect(h.sandbox.state.messages.filter((m) => !m.threadTs && !m.ephemeralFor)).toHaveLength(1);
   });
 });
+import { launchChromium, type TestBrowser } from '../support/chromium.js';

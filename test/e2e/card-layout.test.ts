@@ -6,18 +6,17 @@
  * Screenshots of the channel, a card, the details modal and the thread go to a folder this test
  * prints (MEDIC_SCREENSHOT_DIR, default .medic/screenshots/card-layout).
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRuntime, type Runtime } from '../../src/app/start-runtime.js';
 import { startWebRole } from '../../src/app/start-web-role.js';
 import { fixBranches } from '../support/git-remote.js';
 import { ROOT, checkoutErrorLines, createWorld, discountFailureLines, type World } from '../support/medic-world.js';
+import { launchChromium, type TestBrowser } from '../support/chromium.js';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SHOTS = process.env.MEDIC_SCREENSHOT_DIR ?? join(ROOT, '.medic', 'screenshots', 'card-layout');
 const FIRST_SCREEN_PX = 700;
 
@@ -26,7 +25,7 @@ let runtime: Runtime;
 let stopWeb: () => Promise<void>;
 let context: BrowserContext;
 let page: Page;
-let profile: string;
+let browser: TestBrowser | undefined;
 
 beforeAll(async () => {
   world = await createWorld({ llm: 'scripted' });
@@ -35,19 +34,18 @@ beforeAll(async () => {
   stopWeb = await startWebRole(runtime);
   await runtime.medic.startWorkers();
   await mkdir(SHOTS, { recursive: true });
-  profile = await mkdtemp(join(tmpdir(), 'medic-e2e-layout-'));
-  context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, viewport: { width: 900, height: 1_000 } });
+  browser = await launchChromium('layout', { width: 900, height: 1_000 });
+  context = browser.context;
   page = await context.newPage();
   await page.goto(runtime.sandbox!.url);
   process.stdout.write(`card layout screenshots: ${SHOTS}\n`);
 }, 90_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await stopWeb?.();
   await runtime?.close();
   await world?.close();
-  if (profile) await rm(profile, { recursive: true, force: true });
 });
 
 const cardsWithApprove = () => page.locator('#messages > .message').filter({ has: page.getByRole('button', { name: 'Approve' }) });

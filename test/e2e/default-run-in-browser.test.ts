@@ -8,16 +8,15 @@
  * go to a folder this test prints (MEDIC_SCREENSHOT_DIR, default .medic/screenshots/default-run).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exited } from '../support/crash-drill.js';
 import { fixBranches, gitIn } from '../support/git-remote.js';
 import { ROOT, createWorld, type World } from '../support/medic-world.js';
+import { launchChromium, type TestBrowser } from '../support/chromium.js';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SHOTS = process.env.MEDIC_SCREENSHOT_DIR ?? join(ROOT, '.medic', 'screenshots', 'default-run');
 const FIRST_SCREEN_PX = 700;
 // The page's fixed command bar would sit across a tall message's picture; a message shot leaves it out.
@@ -30,7 +29,7 @@ let medic: ChildProcess;
 let output = '';
 let context: BrowserContext;
 let page: Page;
-let profile: string;
+let browser: TestBrowser | undefined;
 
 /** The environment of a fresh shell plus only what isolates this run: its Redis prefix and data dir. */
 function defaultEnv(): NodeJS.ProcessEnv {
@@ -49,21 +48,20 @@ beforeAll(async () => {
   const url = await world.waitFor(async () => /Slack sandbox +(http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1], 'the sandbox in the start-up banner', 30_000);
   expect(output).toMatch(/Analysis +offline, no LLM key/);
   await mkdir(SHOTS, { recursive: true });
-  profile = await mkdtemp(join(tmpdir(), 'medic-e2e-default-'));
-  context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, viewport: { width: 900, height: 1_000 } });
+  browser = await launchChromium('default', { width: 900, height: 1_000 });
+  context = browser.context;
   page = await context.newPage();
   await page.goto(url);
   process.stdout.write(`default run screenshots: ${SHOTS}\n`);
 }, 60_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   if (medic && medic.exitCode === null) {
     medic.kill('SIGTERM');
     await exited(medic);
   }
   await world?.close();
-  if (profile) await rm(profile, { recursive: true, force: true });
 });
 
 const cards = () => page.locator('#messages > .message');

@@ -3,25 +3,23 @@
  * real git remote — driven from headless Chromium: the card appears for a real log line, a
  * non-approver is refused, the approver's click pushes a fix branch and the thread shows it.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRuntime, type Runtime } from '../../src/app/start-runtime.js';
 import { startWebRole } from '../../src/app/start-web-role.js';
 import { fixBranches } from '../support/git-remote.js';
 import { checkoutErrorLines, createWorld, type World } from '../support/medic-world.js';
+import { launchChromium, type TestBrowser } from '../support/chromium.js';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let world: World;
 let runtime: Runtime;
 let stopWeb: () => Promise<void>;
 let context: BrowserContext;
 let page: Page;
-let profile: string;
+let browser: TestBrowser | undefined;
 
 beforeAll(async () => {
   world = await createWorld({ llm: 'scripted' });
@@ -29,18 +27,17 @@ beforeAll(async () => {
   runtime = await startRuntime({ ...world.env, MEDIC_CHAT: 'auto', MEDIC_APPROVERS: '', MEDIC_SANDBOX_PORT: '0', PORT: '0' }, { role: 'all', logLevel: 'silent', chatOut: new PassThrough() });
   stopWeb = await startWebRole(runtime);
   await runtime.medic.startWorkers();
-  profile = await mkdtemp(join(tmpdir(), 'medic-e2e-loop-'));
-  context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium('loop');
+  context = browser.context;
   page = await context.newPage();
   await page.goto(runtime.sandbox!.url);
 }, 90_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await stopWeb?.();
   await runtime?.close();
   await world?.close();
-  if (profile) await rm(profile, { recursive: true, force: true });
 });
 
 async function actAs(label: RegExp) {

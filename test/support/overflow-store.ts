@@ -1,0 +1,39 @@
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach } from 'vitest';
+import { createConsoleChat } from '../../src/adapters/console-chat/console-chat.js';
+import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
+import type { Severity } from '../../src/domain/event.js';
+import type { IncidentStore } from '../../src/ports/incident-store.js';
+import type { IngestDeps } from '../../src/use-cases/ingest-events.js';
+import { buildEvent } from './builders.js';
+import { createTestRedis } from './redis.js';
+
+/**
+ * A Redis incident store whose hourly cap opens one incident, so every later family overflows;
+ * events are all stamped at `now`. Registers its own set-up and clean-up in the calling suite.
+ */
+export function useOverflowStore() {
+  let ctx: Awaited<ReturnType<typeof createTestRedis>> | undefined;
+  let store: IncidentStore | undefined;
+  beforeEach(async () => {
+    ctx = await createTestRedis();
+    store = createIncidentStore(ctx.redis, ctx.prefix);
+  });
+  afterEach(async () => ctx?.cleanup());
+  const now = Date.parse('2026-11-30T09:10:00.000Z');
+  const redis = () => ctx!;
+  let seq = 0;
+  return {
+    now,
+    redis,
+    store: () => store!,
+    deps: (): IngestDeps => ({
+      store: store!, clock: () => new Date(now), enqueueAnalysis: async () => undefined,
+      storm: { open: { minEvents: 1, windowS: 300 }, rules: {}, maxNewPerHour: 1, maxNewPerServiceHour: 20 },
+    }),
+    event: (service: string, message: string, severity: Severity = 'error') => buildEvent({ id: `e${++seq}`, service, severity, time: new Date(now).toISOString(), message, raw: message }),
+    chat: () => createConsoleChat({ redis: redis().redis, prefix: redis().prefix, out: new PassThrough(), channel: 'incidents' }),
+    /** The console chat's posts and updates, oldest first. */
+    transcript: async () => (await redis().redis.lrange(`${redis().prefix}console:transcript`, 0, -1)).map((r) => JSON.parse(r) as { blocks: Record<string, unknown>[] }),
+  };
+}
