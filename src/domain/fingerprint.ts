@@ -1,5 +1,6 @@
 import { shortHash } from './hash.js';
 import type { ErrorEvent } from './event.js';
+import { recentMemo } from './recent-memo.js';
 import { parseStackTrace } from './stack-trace.js';
 import type { MinedTemplate } from './templates/template-miner.js';
 import { topInAppFrames } from './top-frames.js';
@@ -15,6 +16,9 @@ export interface Fingerprint {
   title: string;
 }
 
+/** A storm hashes the same few service + exception + frame sets over and over. */
+const scopeHash = recentMemo(shortHash, 4_096);
+
 /**
  * The incident family of an event: service + message family + exception type + top in-app
  * frames (file and function, never line numbers, so a redeploy that shifts lines is the same
@@ -26,7 +30,7 @@ export function fingerprintEvent(event: ErrorEvent, family: MinedTemplate | stri
   const frames = topInAppFrames(trace);
   const template = typeof family === 'string' ? family : family.template;
   const familyId = typeof family === 'string' ? shortHash(family) : family.groupId;
-  const scope = shortHash([event.service, trace.exceptionType ?? '', ...frames].join('\u0001'));
+  const scope = scopeHash([event.service, trace.exceptionType ?? '', ...frames].join('\u0001'));
   return {
     key: `${scope}:${familyId}`,
     scope,

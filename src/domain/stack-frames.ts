@@ -48,7 +48,7 @@ const FRAME_PATTERNS: { re: RegExp; build: Build }[] = [
 /** The frame a line holds, or undefined. */
 export function parseFrameLine(line: string): StackFrame | undefined {
   // Next.js names bundler layers in parentheses: webpack-internal:///(rsc)/./src/x.ts.
-  const plain = line.replace(/webpack-internal:\/\/\/\([^)]*\)\//, 'webpack-internal:///');
+  const plain = line.includes('webpack-internal:///(') ? line.replace(/webpack-internal:\/\/\/\([^)]*\)\//, 'webpack-internal:///') : line;
   for (const { re, build } of FRAME_PATTERNS) {
     const m = re.exec(plain);
     if (m) return build(m);
@@ -56,21 +56,21 @@ export function parseFrameLine(line: string): StackFrame | undefined {
   return undefined;
 }
 
+// Every frame of every event passes here: each rewrite runs only where its text can occur.
 function cleanPath(file: string): string {
-  return file
-    .replace(/^file:\/\//, '')
-    .replace(/^webpack(?:-internal)?:\/\/\/?(?:[^/]*\/)?/, '')
-    .replace(/[?#].*$/, '');
+  let path = file.startsWith('file://') ? file.slice('file://'.length) : file;
+  if (path.startsWith('webpack')) path = path.replace(/^webpack(?:-internal)?:\/\/\/?(?:[^/]*\/)?/, '');
+  return path.includes('?') || path.includes('#') ? path.replace(/[?#].*$/, '') : path;
 }
 
 function frame(language: TraceLanguage, file: string | undefined, fn: string | undefined, line: string | undefined): StackFrame {
   const path = cleanPath(file ?? '');
-  return { file: path, fn: fn || undefined, line: line ? Number(line) : undefined, inApp: !LIBRARY_PATH.test(path.replace(/\\/g, '/')), language };
+  return { file: path, fn: fn || undefined, line: line ? Number(line) : undefined, inApp: !LIBRARY_PATH.test(path.includes('\\') ? path.replace(/\\/g, '/') : path), language };
 }
 
 function nodeFrame(file: string | undefined, fn: string | undefined, line: string | undefined): StackFrame | undefined {
-  if (!file || file === 'native' || /^<anonymous>$/.test(file)) return undefined;
-  const name = fn?.replace(/\s*\[as [^\]]+\]$/, '').replace(/^async\s+/, '');
+  if (!file || file === 'native' || file === '<anonymous>') return undefined;
+  const name = fn !== undefined && (fn.includes('[as ') || fn.startsWith('async')) ? fn.replace(/\s*\[as [^\]]+\]$/, '').replace(/^async\s+/, '') : fn;
   return frame('node', file, name, line);
 }
 

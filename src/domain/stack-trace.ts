@@ -50,26 +50,53 @@ interface Section {
   exception?: TraceException;
 }
 
+/** What one line contributes to a trace. */
+interface LineInfo {
+  /** The section the line starts, if any ('goroutine' starts one from the second goroutine on). */
+  starts?: Section['kind'] | 'goroutine';
+  /** The exception each ` ---> `-separated part of the line names (.NET inner exceptions follow the first). */
+  parts: (TraceException | undefined)[];
+  frame?: StackFrame;
+  /** The Go function this line names for the frame on the next line. */
+  goFunction?: string;
+}
+
+/** What every line that starts a section begins with; most lines fail it at their first letter. */
+const SECTION_HINT = /^(?:\s*(?:Traceback|Caused by|\[cause|\{ \[cause|cause:|Suppressed|--- End)|goroutine )/;
+
+function sectionStart(line: string): LineInfo['starts'] {
+  if (!SECTION_HINT.test(line)) return undefined;
+  if (PYTHON_TRACEBACK.test(line)) return 'python';
+  if (CAUSE_LINE.test(line)) return 'cause';
+  if (SUPPRESSED_LINE.test(line)) return 'suppressed';
+  if (DOTNET_INNER_END.test(line)) return 'plain';
+  return GO_GOROUTINE.test(line) ? 'goroutine' : undefined;
+}
+
+function lineInfo(line: string): LineInfo {
+  const parts = line.includes(' ---> ') ? line.split(DOTNET_INNER).map(exceptionOf) : [exceptionOf(line)];
+  const found = parseFrameLine(line);
+  return { starts: sectionStart(line), parts, frame: found?.file ? found : undefined, goFunction: line.includes('(') ? goFunctionOf(line.trim()) : undefined };
+}
+
 /** Parses the exception types and frames out of a raw error text; tolerant of anything. */
 export function parseStackTrace(raw: string): ParsedTrace {
   // A trace stored as one JSON-escaped line is split on the escapes; real newlines win otherwise
   // (Windows paths such as C:\src\new\x.cs contain a literal backslash-n).
-  const lines = raw.split(/\r?\n/).length > 1 ? raw.split(/\r?\n/).slice(0, 600) : raw.split(/\\n/).slice(0, 600);
+  const split = raw.split(/\r?\n/, 601);
+  const lines = split.length > 1 ? split.slice(0, 600) : raw.split(/\\n/, 600);
   let first: TraceException | undefined;
   const sections: Section[] = [{ frames: [], kind: 'plain' }];
   let goFunction: string | undefined;
   let goroutines = 0;
   for (const line of lines) {
     if (line.length > 2_000) continue;
-    if (PYTHON_TRACEBACK.test(line)) startSection(sections, 'python');
-    else if (CAUSE_LINE.test(line)) startSection(sections, 'cause');
-    else if (SUPPRESSED_LINE.test(line)) startSection(sections, 'suppressed');
-    else if (DOTNET_INNER_END.test(line)) startSection(sections, 'plain');
-    else if (GO_GOROUTINE.test(line) && goroutines++ > 0) startSection(sections, 'suppressed');
-    const inner = line.split(DOTNET_INNER);
-    for (const [i, part] of inner.entries()) {
+    const info = lineInfo(line);
+    if (info.starts === 'goroutine') {
+      if (goroutines++ > 0) startSection(sections, 'suppressed');
+    } else if (info.starts) startSection(sections, info.starts);
+    for (const [i, found] of info.parts.entries()) {
       if (i > 0) startSection(sections, 'cause');
-      const found = exceptionOf(part);
       const current = sections[sections.length - 1]!;
       if (found) {
         first ??= found;
@@ -77,9 +104,9 @@ export function parseStackTrace(raw: string): ParsedTrace {
         current.exception ??= found;
       }
     }
-    const f = parseFrameLine(line);
-    if (f?.file) sections[sections.length - 1]!.frames.push(f.fn || !goFunction ? f : { ...f, fn: goFunction.replace(/^.*\./, '') });
-    goFunction = goFunctionOf(line.trim());
+    const f = info.frame;
+    if (f) sections[sections.length - 1]!.frames.push(f.fn || !goFunction ? f : { ...f, fn: goFunction.replace(/^.*\./, '') });
+    goFunction = info.goFunction;
   }
   const ordered = orderSections(sections);
   const exceptions = ordered.flatMap((s) => (s.exception ? [s.exception] : []));

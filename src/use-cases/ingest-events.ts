@@ -83,6 +83,19 @@ export async function ingestEvents(events: ErrorEvent[], deps: IngestDeps): Prom
     }
     return rules.get(service);
   };
+  // The candidate records of a family differ only in id and first event: built from one base,
+  // so the store can tell they share the rest without comparing it.
+  const bases = new Map<string, Incident>();
+  const candidateBase = (fingerprint: Fingerprint, event: ErrorEvent, family: MinedTemplate | undefined): Incident => {
+    const key = `${fingerprint.key}\u0000${fingerprint.title}\u0000${event.service}\u0000${event.severity}\u0000${family?.groupId ?? ''}\u0000${family?.template ?? ''}`;
+    let base = bases.get(key);
+    if (base === undefined) {
+      const created = createIncident({ id: '', fingerprint: fingerprint.key, title: fingerprint.title, event, at: atIso });
+      base = family ? { ...created, family } : created;
+      bases.set(key, base);
+    }
+    return base;
+  };
   const toInput = (event: ErrorEvent): IngestInput => {
     const firstLine = event.message.split('\n', 1)[0] ?? '';
     // The family the miner learns from the stream decides membership; its merges move incidents.
@@ -97,11 +110,10 @@ export async function ingestEvents(events: ErrorEvent[], deps: IngestDeps): Prom
       idPrefixes.set(fingerprint.key, idPrefix);
     }
     const id = `${idPrefix}${Math.floor(Date.parse(event.time) / 1000).toString(36)}`;
-    const candidate = createIncident({ id, fingerprint: fingerprint.key, title: fingerprint.title, event, at: atIso });
     return {
       event, fingerprint: fingerprint.key, scope: fingerprint.scope, family: fingerprint.family,
       merges: merges && merges.length > 0 ? merges : undefined,
-      candidate: family ? { ...candidate, family } : candidate,
+      candidate: { ...candidateBase(fingerprint, event, family), id, firstEvent: event },
       rule: ruleOf(event.service),
     };
   };

@@ -1,4 +1,5 @@
 import { severityWeight } from '../../domain/storm-policy.js';
+import type { Incident } from '../../domain/incident.js';
 import type { IngestInput, IngestOptions } from '../../ports/incident-store.js';
 
 /** Events of an open fingerprint go without JSON only with this many times sampleCap of it after them. */
@@ -74,6 +75,18 @@ export function ingestBatchArgs(inputs: readonly IngestInput[], ctx: BatchContex
       left.set(fingerprint, (left.get(fingerprint) ?? 0) + 1);
     }
   }
+  // A family's info is the same few strings for every event of a batch.
+  const infos = new Map<string, number>();
+  const infoId = (service: string, title: string) => {
+    const key = `${service}\u0000${title}`;
+    let id = infos.get(key);
+    if (id === undefined) {
+      id = share(JSON.stringify({ service, title }));
+      infos.set(key, id);
+    }
+    return id;
+  };
+  const shapes = shapeMemo();
   const eventArgs: (string | number)[] = [];
   for (const { event, fingerprint, scope, family, candidate, rule } of inputs) {
     const after = firsts.delete(event.id) ? left.get(fingerprint) : undefined;
@@ -93,10 +106,9 @@ export function ingestBatchArgs(inputs: readonly IngestInput[], ctx: BatchContex
       services.set(candidate.service, service);
       serviceKeys.push(keys.cap(hour, candidate.service), keys.volume(hour, candidate.service));
     }
-    const { id, firstEvent: _firstEvent, ...shape } = candidate;
     eventArgs.push(
-      event.id, event.time, light ? '' : JSON.stringify(event), id, share(JSON.stringify(shape)), group, service,
-      rule?.minEvents ?? 1, rule?.windowMs ?? 0, severityWeight(event.severity), share(JSON.stringify({ service: candidate.service, title: candidate.title })),
+      event.id, event.time, light ? '' : JSON.stringify(event), candidate.id, share(shapes.of(fingerprint, candidate)), group, service,
+      rule?.minEvents ?? 1, rule?.windowMs ?? 0, severityWeight(event.severity), infoId(candidate.service, candidate.title),
     );
   }
   const allKeys = [...fixedKeys, ...groupKeys, ...serviceKeys];
@@ -106,4 +118,33 @@ export function ingestBatchArgs(inputs: readonly IngestInput[], ctx: BatchContex
     groups.size, strings.length, inputs.length,
     ...groupArgs, ...strings, ...eventArgs,
   ];
+}
+
+/**
+ * A candidate record without its id and first event, as JSON: what the events of a family share.
+ * The last one of each fingerprint is kept, and a candidate whose every other field is the very
+ * same value (callers build a family's candidates from one base) reuses its JSON.
+ */
+function shapeMemo() {
+  const last = new Map<string, { candidate: Incident; json: string }>();
+  return {
+    of(fingerprint: string, candidate: Incident): string {
+      const known = last.get(fingerprint);
+      if (known && sameShape(known.candidate, candidate)) return known.json;
+      const { id: _id, firstEvent: _firstEvent, ...shape } = candidate;
+      const json = JSON.stringify(shape);
+      last.set(fingerprint, { candidate, json });
+      return json;
+    },
+  };
+}
+
+function sameShape(a: Incident, b: Incident): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    if (key === 'id' || key === 'firstEvent') continue;
+    if (!Object.hasOwn(b, key) || a[key as keyof Incident] !== b[key as keyof Incident]) return false;
+  }
+  return true;
 }
