@@ -118,20 +118,27 @@ export async function ingestEvents(events: ErrorEvent[], deps: IngestDeps): Prom
     };
   };
   // One batch is in Redis while the next is prepared; results are taken in input order, and a
-  // failed batch stops the ingest before the next one is sent.
+  // failed batch stops the ingest before the next one is sent. A batch that opened incidents has
+  // their analyses enqueued at once, so the first cards come while the storm is still read.
   let inFlight: Promise<void> | undefined;
+  let enqueued: Promise<unknown> = Promise.resolve();
   for (let i = 0; i < events.length; i += BATCH) {
     const inputs = events.slice(i, i + BATCH).map(toInput);
     await inFlight;
     inFlight = deps.store.ingest(inputs, at.getTime(), options).then((results) => {
+      let created = false;
       for (const [j, result] of results.entries()) {
         counts[result.status]++;
         deps.onIngested?.(result.status, result.incidentId, inputs[j]!.event, inputs[j]!.fingerprint);
         if (result.status === 'absorbed' || result.status === 'overflow') moved.add(result.incidentId);
+        created ||= result.status === 'created';
       }
+      // A failure here is retried by the enqueue after the last batch (and by the next poll).
+      if (created && i + BATCH < events.length) enqueued = enqueued.then(() => enqueuePending(deps)).catch(() => undefined);
     });
   }
   await inFlight;
+  await enqueued;
   deps.afterStep?.('family-merge');
   // Merges are journaled by the ingest script; their records and audit are written here (and
   // by the next poll, when a worker died first).
