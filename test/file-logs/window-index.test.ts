@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -60,5 +60,36 @@ describe('file log windows from the index', () => {
       expect(window.every((l) => l.correlationIds.txn_id === `T-${i}`)).toBe(true);
       expect(window.map((l) => l.time)).toEqual([...window.map((l) => l.time)].sort());
     });
+  });
+
+  it('indexes what the poll parsed, reads only appended bytes, and starts over for a rewritten or rotated file', async () => {
+    const file = join(dir, 'app.jsonl');
+    const line = (s: number, message: string) => `${JSON.stringify({ time: at(s), level: 'ERROR', service: 'shop', message, txn_id: 'T-1' })}\n`;
+    const reads: number[] = [];
+    const source = createFileLogSource({ dir, correlationFields: ['txn_id'], onRead: (_path, start) => void reads.push(start) });
+    await writeFile(file, line(0, 'first failure') + line(1, 'second failure'));
+    const [event] = (await source.poll(undefined)).events;
+    const query = { event: event!, beforeMs: 60_000, afterMs: 60_000, limit: 10 };
+    reads.length = 0;
+    expect((await source.window(query)).map((l) => l.message)).toEqual(['first failure', 'second failure']);
+    expect(reads).toEqual([]);
+
+    const size = Buffer.byteLength(line(0, 'first failure') + line(1, 'second failure'));
+    await appendFile(file, line(2, 'third failure'));
+    expect((await source.window(query)).map((l) => l.message)).toEqual(['first failure', 'second failure', 'third failure']);
+    expect(reads).toEqual([size]);
+
+    // Rewritten in place, longer than before: its start changed, so it is read from byte 0.
+    reads.length = 0;
+    await writeFile(file, line(0, 'rewritten failure') + line(1, 'second failure') + line(2, 'third failure') + line(3, 'fourth'));
+    expect((await source.window(query)).map((l) => l.message)).toEqual(['rewritten failure', 'second failure', 'third failure', 'fourth']);
+    expect(reads).toEqual([0]);
+
+    // Rotated: a new file under the old name, its start the same as the old one's.
+    reads.length = 0;
+    await rename(file, join(dir, 'old.txt'));
+    await writeFile(file, line(0, 'rewritten failure') + line(5, 'after rotation') + line(6, 'more after rotation') + line(7, 'and more'));
+    expect((await source.window(query)).map((l) => l.message)).toEqual(['rewritten failure', 'after rotation', 'more after rotation', 'and more']);
+    expect(reads).toEqual([0]);
   });
 });

@@ -12,6 +12,8 @@ export interface FileLogSourceOptions {
   maxReadBytes?: number;
   /** Invalid lines are reported here and skipped; they never stop a poll. */
   onInvalid?: (sourceId: string, reason: string) => void;
+  /** Told of every read a log window makes of a file (from byte `start`), for tests and metrics. */
+  onRead?: (path: string, start: number) => void;
 }
 
 interface Checkpoint {
@@ -30,13 +32,13 @@ async function listLogFiles(dir: string): Promise<string[]> {
 }
 
 /** Reads complete lines from `offset`, returning each line's byte offset; a partial last line waits. */
-async function readLines(path: string, offset: number, maxBytes: number): Promise<{ lines: FileLine[]; next: number }> {
+async function readLines(path: string, offset: number, maxBytes: number): Promise<{ lines: FileLine[]; start: number; next: number }> {
   const handle = await open(path, 'r');
   try {
     const size = (await handle.stat()).size;
     const start = size < offset ? 0 : offset; // truncated or rotated: start over
     const length = Math.min(size - start, maxBytes);
-    if (length <= 0) return { lines: [], next: start };
+    if (length <= 0) return { lines: [], start, next: start };
     const buffer = Buffer.alloc(length);
     await handle.read(buffer, 0, length, start);
     const lines: FileLine[] = [];
@@ -45,7 +47,7 @@ async function readLines(path: string, offset: number, maxBytes: number): Promis
       lines.push({ at: start + cursor, text: buffer.subarray(cursor, nl).toString('utf8').replace(/\r$/, '') });
       cursor = nl + 1;
     }
-    return { lines, next: start + cursor };
+    return { lines, start, next: start + cursor };
   } finally {
     await handle.close();
   }
@@ -89,7 +91,14 @@ export function createFileLogSource(options: FileLogSourceOptions): LogSource {
     return spans;
   }
 
-  const windows = createWindowIndex({ readLines, maxReadBytes: maxRead, toSpans: (path, lines) => toSpans(path, lines, () => undefined) });
+  const windows = createWindowIndex({
+    readLines: (path, start, maxBytes) => {
+      options.onRead?.(path, start);
+      return readLines(path, start, maxBytes);
+    },
+    maxReadBytes: maxRead,
+    toSpans: (path, lines) => toSpans(path, lines, () => undefined),
+  });
 
   function toEvent(record: FileLogRecord): ErrorEvent | undefined {
     const parsed = ErrorEvent.safeParse({
@@ -117,9 +126,11 @@ export function createFileLogSource(options: FileLogSourceOptions): LogSource {
       const events: ErrorEvent[] = [];
       for (const path of await listLogFiles(options.dir)) {
         const rel = relative(options.dir, path);
-        const { lines, next } = await readLines(path, offsets[rel] ?? 0, maxRead);
+        const { lines, start, next } = await readLines(path, offsets[rel] ?? 0, maxRead);
         offsets[rel] = next;
-        for (const { record } of toSpans(path, lines)) {
+        const spans = toSpans(path, lines);
+        windows.learn(path, start, next, lines, spans);
+        for (const { record } of spans) {
           if (!ERROR_LEVELS.has(severityOf(record.level))) continue;
           const event = toEvent(record);
           if (event) events.push(event);

@@ -1,4 +1,4 @@
-import { open, stat } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import type { FileLogRecord } from './parse-entry.js';
 
 /** One line of a log file, at its byte offset. */
@@ -20,8 +20,12 @@ interface IndexedRecord {
 }
 
 interface FileIndex {
-  size: number;
-  mtimeMs: number;
+  /** The file it indexes (a rotated file is a new inode). */
+  ino: number;
+  /** The first bytes of the file: a file rewritten in place is indexed again from the start. */
+  head: string;
+  /** Bytes parsed so far, up to the end of the last complete line: log files only grow. */
+  covered: number;
   records: IndexedRecord[];
 }
 
@@ -47,46 +51,68 @@ export interface WindowFilter {
   limit: number;
 }
 
+/** Bytes of a file's start kept to tell an append from a rewrite. */
+const HEAD_BYTES = 256;
+/** Records kept per file (about 150 bytes each): a file that grows for days keeps its newest. */
+const MAX_RECORDS = 400_000;
+
+const appended = (records: IndexedRecord[], more: IndexedRecord[]) => {
+  const all = records.length === 0 ? more : records.concat(more);
+  return all.length > MAX_RECORDS ? all.slice(all.length - MAX_RECORDS) : all;
+};
+
+async function readHead(path: string): Promise<{ ino: number; size: number; head: string }> {
+  const handle = await open(path, 'r');
+  try {
+    const info = await handle.stat();
+    const buffer = Buffer.alloc(Math.min(HEAD_BYTES, info.size));
+    await handle.read(buffer, 0, buffer.length, 0);
+    return { ino: info.ino, size: info.size, head: buffer.toString('latin1') };
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
- * Log windows over files without re-parsing them per query: each file is parsed once per
- * (size, mtime) into a compact index of time, service, session and correlation ids, and a
- * query re-reads only the records it keeps. The 20 analyses of a storm then share one parse of
- * the storm's files instead of twenty.
+ * Log windows over files without re-parsing them per query: each file is indexed once into a
+ * compact list of time, service, session and correlation ids, extended as the file grows (by
+ * what the poll already parsed, or by reading only the new bytes), and a query re-reads only the
+ * records it keeps. The 20 analyses of a storm then share the poll's parse of the storm's files
+ * instead of parsing them again. A shorter file, a new inode or a changed start is indexed anew.
  */
 export function createWindowIndex(options: WindowIndexOptions) {
-  const indexes = new Map<string, Promise<FileIndex>>();
-  const versions = new Map<string, { size: number; mtimeMs: number }>();
+  const indexes = new Map<string, Promise<FileIndex | undefined>>();
 
-  async function build(path: string, info: { size: number; mtimeMs: number }): Promise<FileIndex> {
-    const { lines, next } = await options.readLines(path, 0, options.maxReadBytes);
-    const records = options.toSpans(path, lines).map(({ record, first, end }): IndexedRecord => ({
-      time: record.time,
-      ms: Date.parse(record.time),
-      service: record.service,
-      ...(record.sessionId === undefined ? {} : { sessionId: record.sessionId }),
-      ids: Object.values(record.correlationIds),
-      start: lines[first]?.at ?? 0,
-      end: lines[end]?.at ?? next,
-    }));
-    return { size: info.size, mtimeMs: info.mtimeMs, records };
+  const toIndexed = (lines: FileLine[], next: number, spans: RecordSpan[]) => spans.map(({ record, first, end }): IndexedRecord => ({
+    time: record.time,
+    ms: Date.parse(record.time),
+    service: record.service,
+    ...(record.sessionId === undefined ? {} : { sessionId: record.sessionId }),
+    ids: Object.values(record.correlationIds),
+    start: lines[first]?.at ?? 0,
+    end: lines[end]?.at ?? next,
+  }));
+
+  /** Reads and indexes the file's bytes past what `index` covers (all of it without one). */
+  async function extend(path: string, index: FileIndex | undefined): Promise<FileIndex> {
+    const now = await readHead(path);
+    const current = index && index.ino === now.ino && now.size >= index.covered && now.head.startsWith(index.head.slice(0, now.head.length)) ? index : undefined;
+    const base = current ?? { ino: now.ino, head: now.head, covered: 0, records: [] };
+    if (now.size === base.covered) return base;
+    const { lines, next } = await options.readLines(path, base.covered, options.maxReadBytes);
+    const records = toIndexed(lines, next, options.toSpans(path, lines));
+    return { ino: base.ino, head: base.head.length < HEAD_BYTES ? now.head : base.head, covered: next, records: appended(base.records, records) };
   }
 
-  async function indexOf(path: string): Promise<FileIndex> {
-    const info = await stat(path);
-    const known = versions.get(path);
-    const cached = indexes.get(path);
-    if (cached && known && known.size === info.size && known.mtimeMs === info.mtimeMs) return cached;
-    const fresh = build(path, info);
-    versions.set(path, { size: info.size, mtimeMs: info.mtimeMs });
-    indexes.set(path, fresh);
-    // A failed build is not kept: the next query tries again.
-    fresh.catch(() => {
-      if (indexes.get(path) === fresh) {
-        indexes.delete(path);
-        versions.delete(path);
-      }
+  /** One chain per file, so polls and queries extend it in order; a failed step is forgotten and retried. */
+  function chain(path: string, step: (index: FileIndex | undefined) => Promise<FileIndex | undefined>): Promise<FileIndex | undefined> {
+    const previous = indexes.get(path) ?? Promise.resolve(undefined);
+    const next = previous.catch(() => undefined).then(step);
+    indexes.set(path, next);
+    next.catch(() => {
+      if (indexes.get(path) === next) indexes.delete(path);
     });
-    return fresh;
+    return next;
   }
 
   async function reread(path: string, record: IndexedRecord): Promise<FileLogRecord | undefined> {
@@ -108,15 +134,27 @@ export function createWindowIndex(options: WindowIndexOptions) {
   }
 
   return {
+    /**
+     * What a poll parsed of `path`, bytes [from, next): it extends the index when it starts where
+     * the index ends (or the file's start), so the file is not parsed again for its windows.
+     */
+    learn(path: string, from: number, next: number, lines: FileLine[], spans: RecordSpan[]): void {
+      if (next <= from) return;
+      void chain(path, async (index) => {
+        if (from === 0 && !index) {
+          const now = await readHead(path);
+          return { ino: now.ino, head: now.head, covered: next, records: toIndexed(lines, next, spans) };
+        }
+        if (!index || index.covered !== from) return index;
+        return { ...index, covered: next, records: appended(index.records, toIndexed(lines, next, spans)) };
+      }).catch(() => undefined);
+    },
     /** The records of `paths` (in file order, then by time) the filter keeps, at most `limit`. */
     async query(paths: string[], filter: WindowFilter): Promise<FileLogRecord[]> {
-      for (const path of indexes.keys()) if (!paths.includes(path)) {
-        indexes.delete(path);
-        versions.delete(path);
-      }
+      for (const path of indexes.keys()) if (!paths.includes(path)) indexes.delete(path);
       const kept: { path: string; record: IndexedRecord }[] = [];
       for (const path of paths) {
-        const index = await indexOf(path);
+        const index = (await chain(path, (known) => extend(path, known)))!;
         for (const record of index.records) {
           if (record.ms < filter.fromMs || record.ms > filter.toMs) continue;
           if (filter.keep(record)) kept.push({ path, record });
