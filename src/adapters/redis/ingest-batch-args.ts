@@ -2,8 +2,6 @@ import { severityWeight } from '../../domain/storm-policy.js';
 import type { Incident } from '../../domain/incident.js';
 import type { IngestInput, IngestOptions } from '../../ports/incident-store.js';
 
-/** Events of an open fingerprint go without JSON only with this many times sampleCap of it after them. */
-const LIGHT_MARGIN = 2;
 
 export interface IngestKeys {
   processed: string;
@@ -63,35 +61,19 @@ export function ingestBatchArgs(inputs: readonly IngestInput[], ctx: BatchContex
     return id;
   };
   // Of a fingerprint believed open, only its newest sampleCap events here can be sampled: the
-  // others go without their JSON, which the script checks (and asks for the batch whole otherwise).
-  // Repeats of an id in the batch push no sample, and neither do events Redis already holds: the
-  // first are not counted, the second are the reason for the margin.
-  const left = new Map<string, number>();
-  const firsts = new Set<string>();
+  // others go without their JSON. The script checks that (events Redis already holds, or repeats
+  // of an id here, push no sample) and asks for the batch whole when it does not hold.
+  const after: number[] = new Array<number>(inputs.length);
   if (knownOpen.size > 0) {
-    for (const { event, fingerprint } of inputs) {
-      if (!knownOpen.has(fingerprint) || firsts.has(event.id)) continue;
-      firsts.add(event.id);
-      left.set(fingerprint, (left.get(fingerprint) ?? 0) + 1);
+    const followers = new Map<string, number>();
+    for (let i = inputs.length - 1; i >= 0; i--) {
+      const fingerprint = inputs[i]!.fingerprint;
+      const seen = followers.get(fingerprint) ?? 0;
+      after[i] = seen;
+      followers.set(fingerprint, seen + 1);
     }
   }
-  // A family's info is the same few strings for every event of a batch.
-  const infos = new Map<string, number>();
-  const infoId = (service: string, title: string) => {
-    const key = `${service}\u0000${title}`;
-    let id = infos.get(key);
-    if (id === undefined) {
-      id = share(JSON.stringify({ service, title }));
-      infos.set(key, id);
-    }
-    return id;
-  };
-  const shapes = shapeMemo();
-  const eventArgs: (string | number)[] = [];
-  for (const { event, fingerprint, scope, family, candidate, rule } of inputs) {
-    const after = firsts.delete(event.id) ? left.get(fingerprint) : undefined;
-    if (after !== undefined) left.set(fingerprint, after - 1);
-    const light = after !== undefined && after > LIGHT_MARGIN * ctx.sampleCap;
+  const groupOf = (fingerprint: string, scope: string | undefined, family: string | undefined) => {
     const groupId = `${fingerprint}\u0000${scope ?? ''}\u0000${family ?? ''}`;
     let group = groups.get(groupId);
     if (group === undefined) {
@@ -100,16 +82,35 @@ export function ingestBatchArgs(inputs: readonly IngestInput[], ctx: BatchContex
       groupKeys.push(keys.open(fingerprint), keys.forming(fingerprint), `${keys.forming(fingerprint)}:events`, keys.last(fingerprint), keys.scopes(family ?? ''));
       groupArgs.push(fingerprint, scope ?? '');
     }
-    let service = services.get(candidate.service);
+    return group;
+  };
+  const serviceOf = (name: string) => {
+    let service = services.get(name);
     if (service === undefined) {
       service = services.size;
-      services.set(candidate.service, service);
-      serviceKeys.push(keys.cap(hour, candidate.service), keys.volume(hour, candidate.service));
+      services.set(name, service);
+      serviceKeys.push(keys.cap(hour, name), keys.volume(hour, name));
     }
-    eventArgs.push(
-      event.id, event.time, light ? '' : JSON.stringify(event), candidate.id, share(shapes.of(fingerprint, candidate)), group, service,
-      rule?.minEvents ?? 1, rule?.windowMs ?? 0, severityWeight(event.severity), infoId(candidate.service, candidate.title),
-    );
+    return service;
+  };
+  // What the events of a family share is worked out once per fingerprint, and again only when an
+  // event of it differs in any of it.
+  const profiles = new Map<string, { input: IngestInput; id: number }>();
+  const profileOf = (input: IngestInput) => {
+    const known = profiles.get(input.fingerprint);
+    if (known && sameProfile(known.input, input)) return known.id;
+    const { event, fingerprint, scope, family, candidate, rule } = input;
+    const info = share(JSON.stringify({ service: candidate.service, title: candidate.title }));
+    const shape = share(shapeOf(candidate));
+    const id = share(`${shape},${groupOf(fingerprint, scope, family)},${serviceOf(candidate.service)},${rule?.minEvents ?? 1},${rule?.windowMs ?? 0},${severityWeight(event.severity)},${info}`);
+    profiles.set(fingerprint, { input, id });
+    return id;
+  };
+  const eventArgs: (string | number)[] = [];
+  for (const [i, input] of inputs.entries()) {
+    const { event, fingerprint, candidate } = input;
+    const light = knownOpen.has(fingerprint) && after[i]! > ctx.sampleCap;
+    eventArgs.push(event.id, event.time, light ? '' : JSON.stringify(event), candidate.id, profileOf(input));
   }
   const allKeys = [...fixedKeys, ...groupKeys, ...serviceKeys];
   return [
@@ -120,23 +121,17 @@ export function ingestBatchArgs(inputs: readonly IngestInput[], ctx: BatchContex
   ];
 }
 
-/**
- * A candidate record without its id and first event, as JSON: what the events of a family share.
- * The last one of each fingerprint is kept, and a candidate whose every other field is the very
- * same value (callers build a family's candidates from one base) reuses its JSON.
- */
-function shapeMemo() {
-  const last = new Map<string, { candidate: Incident; json: string }>();
-  return {
-    of(fingerprint: string, candidate: Incident): string {
-      const known = last.get(fingerprint);
-      if (known && sameShape(known.candidate, candidate)) return known.json;
-      const { id: _id, firstEvent: _firstEvent, ...shape } = candidate;
-      const json = JSON.stringify(shape);
-      last.set(fingerprint, { candidate, json });
-      return json;
-    },
-  };
+/** A candidate record without its id and first event, as JSON: what the events of a family share. */
+function shapeOf(candidate: Incident): string {
+  const { id: _id, firstEvent: _firstEvent, ...shape } = candidate;
+  return JSON.stringify(shape);
+}
+
+/** Same group, service, opening rule, weight and candidate record (callers build a family's candidates from one base). */
+function sameProfile(a: IngestInput, b: IngestInput): boolean {
+  return a.scope === b.scope && a.family === b.family && a.event.severity === b.event.severity
+    && (a.rule?.minEvents ?? 1) === (b.rule?.minEvents ?? 1) && (a.rule?.windowMs ?? 0) === (b.rule?.windowMs ?? 0)
+    && sameShape(a.candidate, b.candidate);
 }
 
 function sameShape(a: Incident, b: Incident): boolean {

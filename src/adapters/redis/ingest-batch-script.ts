@@ -19,10 +19,12 @@
  *       then 2 per service s (after the groups): cap:<service>:<hour> counter, cap:<service>:<hour>:volume zset.
  * ARGV: 1 prefix, 2 nowMs, 3 sampleCap, 4 maxNewPerHour (0 = none), 5 maxNewPerServiceHour (0 = none),
  *       6 msLeftInHour, 7 G groups, 8 S shared strings, 9 N events;
- *       then per group: fingerprint, scope; then the S strings (candidate shapes, info JSONs);
- *       then per event (11 each): eventId, eventTime, eventJson, candidateId, shape (the candidate
- *       record's JSON without id and firstEvent, as a string number), group, service, minEvents,
- *       windowMs, weight (the event's severity weight), info ({service, title} of the family, a string number).
+ *       then per group: fingerprint, scope; then the S strings (candidate shapes, info JSONs, profiles);
+ *       then per event (5 each): eventId, eventTime, eventJson, candidateId, profile (a string
+ *       number). A profile is what the events of a family share, as comma-separated numbers: shape
+ *       (the string holding the candidate record's JSON without id and firstEvent), group, service,
+ *       minEvents, windowMs, weight (the event's severity weight), info (the string holding the
+ *       family's {service, title}).
  * An event's JSON may be '' when it cannot end up in any sample (see light_events_hold): the
  * script then checks that before writing anything, and answers {'resend'} when it does not hold.
  * Returns {status1, incidentId1, status2, ...}. A suppressed family whose weighted volume
@@ -34,8 +36,21 @@ local prefix, now, sampleCap = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local maxAll, maxService, leftMs = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local G, S, N = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
 local GROUP_ARGS, STRING_ARGS = 9, 9 + 2 * G
-local EVENT_ARGS, W = STRING_ARGS + S, 11
+local EVENT_ARGS, W = STRING_ARGS + S, 5
 local SERVICE_KEYS = 12 + 5 * G
+
+-- A profile string is decoded once per call, however many events share it.
+local profiles = {}
+local function profile(k)
+  local p = profiles[k]
+  if p == nil then
+    local f = {}
+    for part in string.gmatch(ARGV[STRING_ARGS + tonumber(k)], '[^,]+') do f[#f + 1] = tonumber(part) end
+    p = { shape = f[1], group = f[2], service = f[3], minEvents = f[4], windowMs = f[5], weight = f[6], info = f[7] }
+    profiles[k] = p
+  end
+  return p
+end
 
 -- Writes held back until the end of the script or until something reads them.
 local stats, samples, dirty, dirtyList, processed = {}, {}, {}, {}, {}
@@ -305,7 +320,7 @@ local function light_events_hold()
   local open, after = {}, {}
   for i = N - 1, 0, -1 do
     local b = EVENT_ARGS + i * W
-    local g = tonumber(ARGV[b + 6])
+    local g = profile(ARGV[b + 5]).group
     local fp = ARGV[GROUP_ARGS + 2 * g + 1]
     if ARGV[b + 3] == '' and not duplicate[i] then
       if open[fp] == nil then open[fp] = redis.call('EXISTS', KEYS[12 + 5 * g + 1]) == 1 end
@@ -321,10 +336,11 @@ if not light_events_hold() then return {'resend'} end
 local out = {}
 for i = 0, N - 1 do
   local b = EVENT_ARGS + i * W
+  local p = profile(ARGV[b + 5])
   local status, id = ingest_one({
-    id = ARGV[b + 1], time = ARGV[b + 2], json = ARGV[b + 3], candidateId = ARGV[b + 4], shape = tonumber(ARGV[b + 5]),
-    group = tonumber(ARGV[b + 6]), service = tonumber(ARGV[b + 7]), minEvents = tonumber(ARGV[b + 8]),
-    windowMs = tonumber(ARGV[b + 9]), weight = tonumber(ARGV[b + 10]), info = tonumber(ARGV[b + 11]), duplicate = duplicate[i],
+    id = ARGV[b + 1], time = ARGV[b + 2], json = ARGV[b + 3], candidateId = ARGV[b + 4], shape = p.shape,
+    group = p.group, service = p.service, minEvents = p.minEvents, windowMs = p.windowMs, weight = p.weight, info = p.info,
+    duplicate = duplicate[i],
   })
   if not status then
     -- What the events before this one did stays (each was its own step before); it is written, then the error returned.
