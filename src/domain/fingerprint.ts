@@ -1,7 +1,7 @@
 import { shortHash } from './hash.js';
 import type { ErrorEvent } from './event.js';
 import { recentMemo } from './recent-memo.js';
-import { parseStackTrace } from './stack-trace.js';
+import { parseStackTrace, traceShapeKey } from './stack-trace.js';
 import type { MinedTemplate } from './templates/template-miner.js';
 import { topInAppFrames } from './top-frames.js';
 
@@ -16,8 +16,17 @@ export interface Fingerprint {
   title: string;
 }
 
-/** A storm hashes the same few service + exception + frame sets over and over. */
-const scopeHash = recentMemo(shortHash, 4_096);
+/**
+ * A storm repeats the same trace thousands of times, its line numbers drifting at most: what a
+ * family's scope needs of a trace is worked out once per service and trace shape.
+ */
+const scopes = recentMemo<{ scope: string; exceptionType?: string }>(4_096);
+
+function scopeOf(event: ErrorEvent): { scope: string; exceptionType?: string } {
+  const trace = parseStackTrace(event.raw);
+  const frames = topInAppFrames(trace);
+  return { scope: shortHash([event.service, trace.exceptionType ?? '', ...frames].join('\u0001')), exceptionType: trace.exceptionType };
+}
 
 /**
  * The incident family of an event: service + message family + exception type + top in-app
@@ -26,15 +35,13 @@ const scopeHash = recentMemo(shortHash, 4_096);
  * itself. Deterministic and never derived from model output.
  */
 export function fingerprintEvent(event: ErrorEvent, family: MinedTemplate | string): Fingerprint {
-  const trace = parseStackTrace(event.raw);
-  const frames = topInAppFrames(trace);
+  const { scope, exceptionType } = scopes(`${event.service}\u0003${traceShapeKey(event.raw)}`, () => scopeOf(event));
   const template = typeof family === 'string' ? family : family.template;
   const familyId = typeof family === 'string' ? shortHash(family) : family.groupId;
-  const scope = scopeHash([event.service, trace.exceptionType ?? '', ...frames].join('\u0001'));
   return {
     key: `${scope}:${familyId}`,
     scope,
     family: familyId,
-    title: trace.exceptionType && !template.includes(trace.exceptionType) ? `${trace.exceptionType}: ${template}` : template,
+    title: exceptionType && !template.includes(exceptionType) ? `${exceptionType}: ${template}` : template,
   };
 }

@@ -79,18 +79,49 @@ function lineInfo(line: string): LineInfo {
   return { starts: sectionStart(line), parts, frame: found?.file ? found : undefined, goFunction: line.includes('(') ? goFunctionOf(line.trim()) : undefined };
 }
 
-/** Parses the exception types and frames out of a raw error text; tolerant of anything. */
-export function parseStackTrace(raw: string): ParsedTrace {
+/** The lines a trace is read from. */
+function traceLines(raw: string): string[] {
   // A trace stored as one JSON-escaped line is split on the escapes; real newlines win otherwise
   // (Windows paths such as C:\src\new\x.cs contain a literal backslash-n).
   const split = raw.split(/\r?\n/, 601);
-  const lines = split.length > 1 ? split.slice(0, 600) : raw.split(/\\n/, 600);
+  return split.length > 1 ? split.slice(0, 600) : raw.split(/\\n/, 600);
+}
+
+const MAX_LINE = 2_000;
+/** A frame line's closing `:line` or `:line:column` (and its parenthesis), the part a redeploy moves. */
+const TRAILING_POSITION = /:\d+(?::\d+)?\)?\s*$/;
+const zeroed = (position: string) => position.replace(/\d+/g, '0');
+
+/**
+ * A key two texts share when their traces name the same exceptions and the same frames (file,
+ * function, in-app or not) in the same structure, and differ at most in line and column numbers
+ * and in the first line's message: the first line is keyed by what it contributes, every other
+ * line by its text with its closing position zeroed. Every frame pattern reads a closing
+ * position as digits of any length and nothing else depends on them, so texts with one key parse
+ * to traces equal but for line numbers and messages.
+ */
+export function traceShapeKey(raw: string): string {
+  const lines = traceLines(raw);
+  const head = lines[0] ?? '';
+  const info = head.length > MAX_LINE ? undefined : lineInfo(head);
+  const parts = [JSON.stringify(info && [info.starts, info.parts.map((p) => p?.exceptionType ?? null), info.frame && [info.frame.file, info.frame.fn, info.frame.inApp], info.goFunction])];
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    // A line too long to be read stays one in the key.
+    parts.push(line.length > MAX_LINE ? '\u0002' : line.replace(TRAILING_POSITION, zeroed));
+  }
+  return parts.join('\n');
+}
+
+/** Parses the exception types and frames out of a raw error text; tolerant of anything. */
+export function parseStackTrace(raw: string): ParsedTrace {
+  const lines = traceLines(raw);
   let first: TraceException | undefined;
   const sections: Section[] = [{ frames: [], kind: 'plain' }];
   let goFunction: string | undefined;
   let goroutines = 0;
   for (const line of lines) {
-    if (line.length > 2_000) continue;
+    if (line.length > MAX_LINE) continue;
     const info = lineInfo(line);
     if (info.starts === 'goroutine') {
       if (goroutines++ > 0) startSection(sections, 'suppressed');
