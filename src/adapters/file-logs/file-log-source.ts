@@ -21,6 +21,8 @@ interface Checkpoint {
 }
 
 const LOG_FILE = /\.(jsonl|ndjson|log)$/;
+/** A line's first character that is not white space (none for a blank line). */
+const FIRST_VISIBLE = /\S/;
 const ERROR_LEVELS = new Set(['critical', 'error']);
 
 async function listLogFiles(dir: string): Promise<string[]> {
@@ -44,7 +46,9 @@ async function readLines(path: string, offset: number, maxBytes: number): Promis
     const lines: FileLine[] = [];
     let cursor = 0;
     for (let nl = buffer.indexOf(10, cursor); nl !== -1; nl = buffer.indexOf(10, cursor)) {
-      lines.push({ at: start + cursor, text: buffer.subarray(cursor, nl).toString('utf8').replace(/\r$/, '') });
+      // A CRLF line ends in \r (13).
+      const end = nl > cursor && buffer[nl - 1] === 13 ? nl - 1 : nl;
+      lines.push({ at: start + cursor, text: buffer.toString('utf8', cursor, end) });
       cursor = nl + 1;
     }
     return { lines, start, next: start + cursor };
@@ -70,8 +74,9 @@ export function createFileLogSource(options: FileLogSourceOptions): LogSource {
     };
     let lastOfPending = 0;
     for (const [i, line] of lines.entries()) {
-      if (line.text.trim() === '') continue;
-      if (line.text.trimStart().startsWith('{')) {
+      const first = FIRST_VISIBLE.exec(line.text)?.[0];
+      if (first === undefined) continue;
+      if (first === '{') {
         flushPlain(lastOfPending + 1);
         const record = parseJsonRecord(line.text, `${rel}@${line.at}`, options.correlationFields);
         if (record) spans.push({ record, first: i, end: i + 1 });

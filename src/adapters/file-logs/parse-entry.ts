@@ -31,7 +31,15 @@ export function severityOf(level: string): Severity {
   return 'info';
 }
 
+/** Already the form Medic stores: kept as it is once it is known to be a real instant. */
+const CANONICAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 export function normalizeTime(value: string): string | undefined {
+  if (CANONICAL_TIME.test(value)) {
+    const ms = Date.parse(value);
+    // Date.parse accepts 2026-02-30 as March 2nd: the round trip tells a real date.
+    if (!Number.isNaN(ms) && new Date(ms).toISOString() === value) return value;
+  }
   const numeric = Number(value);
   const date = Number.isFinite(numeric) && value.trim() !== '' ? new Date(numeric < 1e12 ? numeric * 1000 : numeric) : new Date(value.replace(' ', 'T').replace(',', '.'));
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
@@ -47,7 +55,12 @@ function pick(record: Record<string, unknown>, keys: string[]): string | undefin
 }
 
 function correlationOf(fields: Record<string, string>, correlationFields: string[]): Record<string, string> {
-  return Object.fromEntries(correlationFields.flatMap((f) => (fields[f] ? [[f, fields[f].slice(0, 256)]] : [])));
+  const ids: Record<string, string> = {};
+  for (const f of correlationFields) {
+    const value = fields[f];
+    if (value) ids[f] = value.length > 256 ? value.slice(0, 256) : value;
+  }
+  return ids;
 }
 
 /** Parses one JSON-lines record; undefined (never a throw) for anything malformed. */
@@ -65,7 +78,8 @@ export function parseJsonRecord(line: string, sourceId: string, correlationField
   if (!time || message === undefined) return undefined;
   const fields: Record<string, string> = {};
   for (const [k, v] of Object.entries(record)) {
-    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') fields[k] = String(v).slice(0, 4_096);
+    if (typeof v === 'string') fields[k] = v.length > 4_096 ? v.slice(0, 4_096) : v;
+    else if (typeof v === 'number' || typeof v === 'boolean') fields[k] = String(v);
   }
   const stack = typeof record.stack === 'string' ? record.stack : '';
   return {
