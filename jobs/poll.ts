@@ -45,7 +45,7 @@ export function createPollJob(deps: PollDeps): JobDefinition<z.infer<typeof Poll
   };
 }
 
-export async function pollOnce(deps: PollDeps): Promise<{ polled: number; created: number; absorbed: number; duplicate: number } | undefined> {
+export async function pollOnce(deps: PollDeps): Promise<({ polled: number } & Record<IngestStatus, number>) | undefined> {
   // A lease renewed while this worker lives: a worker killed mid-poll holds up the next poll for
   // one lease, not for minutes.
   const lease = await tryAcquireLease(deps.redis, `${deps.prefix}lock:poll:${deps.source.name}`);
@@ -67,7 +67,7 @@ export async function pollOnce(deps: PollDeps): Promise<{ polled: number; create
 }
 
 /** Events handed to the ingest at once while a source streams: big enough for whole script batches. */
-const STREAM_BATCH = 2_000;
+const STREAM_BATCH = 8_000;
 
 /**
  * Reads the source and ingests what it reads. A streaming source (Splunk's export) is ingested

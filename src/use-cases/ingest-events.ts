@@ -31,7 +31,7 @@ export interface IngestDeps {
 }
 
 /** Events per store call; the next batch is prepared while Redis runs the last one. */
-const BATCH = 2_000;
+const BATCH = 4_000;
 
 /** The message template an incident family is keyed on: the first line, variable parts masked. */
 export function templateOf(message: string): string {

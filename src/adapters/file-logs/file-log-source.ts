@@ -34,13 +34,14 @@ async function listLogFiles(dir: string): Promise<string[]> {
 }
 
 /** Reads complete lines from `offset`, returning each line's byte offset; a partial last line waits. */
-async function readLines(path: string, offset: number, maxBytes: number): Promise<{ lines: FileLine[]; start: number; next: number }> {
+async function readLines(path: string, offset: number, maxBytes: number): Promise<{ lines: FileLine[]; start: number; next: number; toEnd: boolean }> {
   const handle = await open(path, 'r');
   try {
     const size = (await handle.stat()).size;
     const start = size < offset ? 0 : offset; // truncated or rotated: start over
     const length = Math.min(size - start, maxBytes);
-    if (length <= 0) return { lines: [], start, next: start };
+    const toEnd = start + length >= size;
+    if (length <= 0) return { lines: [], start, next: start, toEnd };
     const buffer = Buffer.alloc(length);
     await handle.read(buffer, 0, length, start);
     const lines: FileLine[] = [];
@@ -51,10 +52,27 @@ async function readLines(path: string, offset: number, maxBytes: number): Promis
       lines.push({ at: start + cursor, text: buffer.toString('utf8', cursor, end) });
       cursor = nl + 1;
     }
-    return { lines, start, next: start + cursor };
+    return { lines, start, next: start + cursor, toEnd };
   } finally {
     await handle.close();
   }
+}
+
+/** Bytes a poll reads of a file at a time. */
+const SLICE_BYTES = 1024 * 1024;
+
+/**
+ * Where the plain entry still open at the end of `lines` starts (its header's index), when the
+ * lines after that header are its continuation lines; `lines.length` when the last entry is
+ * closed (a JSON record) or the open one is all there is.
+ */
+function openPlainEntry(lines: FileLine[]): number {
+  for (let i = lines.length - 1; i > 0; i--) {
+    const text = lines[i]!.text;
+    if (/^\s*\{/.test(text)) return lines.length;
+    if (isPlainHeader(text)) return i;
+  }
+  return lines.length;
 }
 
 export function createFileLogSource(options: FileLogSourceOptions): LogSource {
@@ -123,26 +141,61 @@ export function createFileLogSource(options: FileLogSourceOptions): LogSource {
     return parsed.success ? parsed.data : undefined;
   }
 
+  /**
+   * Reads one file from `from`, a slice at a time, up to the per-poll budget: each slice's events
+   * are handed over (and awaited) before the next is read, so a storm's file is never all in
+   * memory. A plain entry at a slice's end may go on in the next slice (its stack trace): it is
+   * left for the next slice, unless it is the whole slice. Returns the offset read to.
+   */
+  async function pollFile(path: string, from: number, onEvents: (events: ErrorEvent[]) => Promise<void>): Promise<number> {
+    let offset = from;
+    let budget = maxRead;
+    while (budget > 0) {
+      const { lines, start, next, toEnd } = await readLines(path, offset, Math.min(SLICE_BYTES, budget));
+      if (lines.length === 0) return start;
+      const cut = toEnd || next - start >= budget ? lines.length : openPlainEntry(lines);
+      const used = cut === lines.length ? lines : lines.slice(0, cut);
+      const end = cut === lines.length ? next : lines[cut]!.at;
+      const spans = toSpans(path, used);
+      windows.learn(path, start, end, used, spans);
+      const events: ErrorEvent[] = [];
+      for (const { record } of spans) {
+        if (!ERROR_LEVELS.has(severityOf(record.level))) continue;
+        const event = toEvent(record);
+        if (event) events.push(event);
+      }
+      if (events.length > 0) await onEvents(events);
+      budget -= end - start;
+      offset = end;
+      if (toEnd) break;
+    }
+    return offset;
+  }
+
+  async function pollStream(checkpointText: string | undefined, onEvents: (events: ErrorEvent[]) => Promise<void>) {
+    const checkpoint: Checkpoint = checkpointText ? (JSON.parse(checkpointText) as Checkpoint) : { offsets: {} };
+    const offsets = { ...checkpoint.offsets };
+    let count = 0;
+    for (const path of await listLogFiles(options.dir)) {
+      const rel = relative(options.dir, path);
+      offsets[rel] = await pollFile(path, offsets[rel] ?? 0, async (events) => {
+        count += events.length;
+        await onEvents(events);
+      });
+    }
+    return { checkpoint: JSON.stringify({ offsets }), events: count };
+  }
+
   return {
     name: 'file',
     async poll(checkpointText): Promise<PollResult> {
-      const checkpoint: Checkpoint = checkpointText ? (JSON.parse(checkpointText) as Checkpoint) : { offsets: {} };
-      const offsets = { ...checkpoint.offsets };
       const events: ErrorEvent[] = [];
-      for (const path of await listLogFiles(options.dir)) {
-        const rel = relative(options.dir, path);
-        const { lines, start, next } = await readLines(path, offsets[rel] ?? 0, maxRead);
-        offsets[rel] = next;
-        const spans = toSpans(path, lines);
-        windows.learn(path, start, next, lines, spans);
-        for (const { record } of spans) {
-          if (!ERROR_LEVELS.has(severityOf(record.level))) continue;
-          const event = toEvent(record);
-          if (event) events.push(event);
-        }
-      }
-      return { events, checkpoint: JSON.stringify({ offsets }) };
+      const { checkpoint } = await pollStream(checkpointText, async (batch) => {
+        for (const event of batch) events.push(event);
+      });
+      return { events, checkpoint };
     },
+    pollStream,
     async window(query: WindowQuery): Promise<RawLogLine[]> {
       const at = Date.parse(query.event.time);
       const ids = new Set(Object.values(query.event.correlationIds));

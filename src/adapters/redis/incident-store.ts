@@ -29,7 +29,7 @@ const orderField = (order: FixOrder) => `${order.kind}:${order.incidentId}:r${or
 
 const SAMPLE_CAP = 20;
 /** Events per script call: Redis runs a call without interleaving, so a call stays a few milliseconds. */
-const MAX_BATCH = 1_000;
+const MAX_BATCH = 2_000;
 /** Fingerprints remembered as open between calls (a hint the script checks); forgotten past this many. */
 const KNOWN_OPEN_MAX = 50_000;
 const MAX_CAS_ATTEMPTS = 20;
