@@ -57,8 +57,22 @@ export function createDeliverCardJob(deps: DeliverCardDeps): JobDefinition<z.inf
 
 const digest = (message: ChatMessage) => createHash('sha256').update(JSON.stringify([message.text, message.blocks])).digest('hex');
 
+/** How long a final delivery waits for another delivery of its card (one Slack call) to finish, before it retries later. */
+const FINAL_WAIT_MS = 2_000;
+const WAIT_STEP_MS = 20;
+
+/** The card's lock; a final delivery waits a moment for it, a progress one never does. */
+async function lockCard(incidentId: string, requested: Priority, deps: DeliverCardDeps): Promise<string | undefined> {
+  const deadline = Date.now() + (requested === 'final' ? FINAL_WAIT_MS : 0);
+  for (;;) {
+    const token = await deps.state.tryLock(incidentId, LEASE_MS);
+    if (token || Date.now() >= deadline) return token;
+    await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
+  }
+}
+
 export async function deliverCard(incidentId: string, requested: Priority, deps: DeliverCardDeps, attempt = 1): Promise<void> {
-  const token = await deps.state.tryLock(incidentId, LEASE_MS);
+  const token = await lockCard(incidentId, requested, deps);
   if (!token) {
     if (requested === 'progress') return void deps.metrics.cardDeliveries.inc({ outcome: 'progress_dropped' });
     throw new MedicError(ErrorCode.Conflict, `Another worker is delivering the card of ${incidentId}.`, { transient: true, retryAfterMs: 1_000 });

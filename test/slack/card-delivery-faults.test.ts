@@ -162,3 +162,23 @@ describe('a 429 storm on every Slack method during a 50-incident storm', () => {
     expect(w.faults.maxCallsWithin(1_000)).toBeLessThanOrEqual(limit);
   }, 60_000);
 });
+
+describe('a final card while another delivery of it is under way', () => {
+  it('waits for that delivery instead of retrying a second later', async () => {
+    world = await createSlackFaultWorld({ callsPerSecond: 50, timeoutMs: 1_000 });
+    const w = world;
+    const [id = ''] = await w.openIncidents(1);
+    // Another worker holds the card for one Slack call's time.
+    const token = (await w.delivery.state.tryLock(id, 5_000))!;
+    setTimeout(() => void w.delivery.state.unlock(id, token), 150);
+    const started = Date.now();
+    await deliverCard(id, 'final', w.delivery);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(w.cardsOf(id)).toHaveLength(1);
+    // A progress update never waits: it is dropped while the card is busy.
+    const again = (await w.delivery.state.tryLock(id, 5_000))!;
+    await deliverCard(id, 'progress', w.delivery);
+    expect(await counted(w.metrics.cardDeliveries, { outcome: 'progress_dropped' })).toBe(1);
+    await w.delivery.state.unlock(id, again);
+  });
+});
