@@ -56,9 +56,11 @@ const HEAD_BYTES = 256;
 /** Records kept per file (about 150 bytes each): a file that grows for days keeps its newest. */
 const MAX_RECORDS = 400_000;
 
+/** Appends in place (an index grows a slice at a time), dropping the oldest past the cap. */
 const appended = (records: IndexedRecord[], more: IndexedRecord[]) => {
-  const all = records.length === 0 ? more : records.concat(more);
-  return all.length > MAX_RECORDS ? all.slice(all.length - MAX_RECORDS) : all;
+  for (const record of more) records.push(record);
+  if (records.length > MAX_RECORDS * 1.1) records.splice(0, records.length - MAX_RECORDS);
+  return records;
 };
 
 async function readHead(path: string): Promise<{ ino: number; size: number; head: string }> {
@@ -97,7 +99,7 @@ export function createWindowIndex(options: WindowIndexOptions) {
   async function extend(path: string, index: FileIndex | undefined): Promise<FileIndex> {
     const now = await readHead(path);
     const current = index && index.ino === now.ino && now.size >= index.covered && now.head.startsWith(index.head.slice(0, now.head.length)) ? index : undefined;
-    const base = current ?? { ino: now.ino, head: now.head, covered: 0, records: [] };
+    const base: FileIndex = current ?? { ino: now.ino, head: now.head, covered: 0, records: [] };
     if (now.size === base.covered) return base;
     const { lines, next } = await options.readLines(path, base.covered, options.maxReadBytes);
     const records = toIndexed(lines, next, options.toSpans(path, lines));
