@@ -70,9 +70,11 @@ export async function pollOnce(deps: PollDeps): Promise<({ polled: number } & Re
 const STREAM_BATCH = 8_000;
 
 /**
- * Reads the source and ingests what it reads. A streaming source (Splunk's export) is ingested
- * while it still streams, a batch at a time, and waits while a batch is ingested (back-pressure);
- * events ingested before a failed stream are duplicates when the poll is retried.
+ * Reads the source and ingests what it reads. A streaming source (Splunk's export, files read a
+ * slice at a time) is ingested while it still streams, a batch at a time: one batch is ingested
+ * while the next is read, and the source waits while a second is ready (back-pressure). Batches
+ * are ingested one after the other, in order; events ingested before a failed stream are
+ * duplicates when the poll is retried.
  */
 async function readAndIngest(deps: PollDeps, from: string | undefined, minerOf: (() => Promise<TemplateMiner>) | undefined) {
   const counts: Record<IngestStatus, number> = { created: 0, absorbed: 0, duplicate: 0, held: 0, overflow: 0 };
@@ -90,13 +92,21 @@ async function readAndIngest(deps: PollDeps, from: string | undefined, minerOf: 
     return { polled: events.length, counts, checkpoint };
   }
   let pending: ErrorEvent[] = [];
+  let inFlight: Promise<void> = Promise.resolve();
   const { checkpoint, events } = await deps.source.pollStream(from, async (batch) => {
     for (const event of batch) pending.push(event);
     if (pending.length < STREAM_BATCH) return;
     const ready = pending;
     pending = [];
-    await ingest(ready);
+    await inFlight;
+    inFlight = ingest(ready);
+    // Awaited by the next batch or after the stream; a failure meanwhile must not go unhandled.
+    inFlight.catch(() => undefined);
+  }).catch(async (error: unknown) => {
+    await inFlight.catch(() => undefined);
+    throw error;
   });
+  await inFlight;
   await ingest(pending);
   return { polled: events, counts, checkpoint };
 }

@@ -84,13 +84,16 @@ function traceLines(raw: string): string[] {
   // A trace stored as one JSON-escaped line is split on the escapes; real newlines win otherwise
   // (Windows paths such as C:\src\new\x.cs contain a literal backslash-n).
   const split = raw.split(/\r?\n/, 601);
-  return split.length > 1 ? split.slice(0, 600) : raw.split(/\\n/, 600);
+  if (split.length === 1) return raw.split(/\\n/, 600);
+  return split.length > 600 ? split.slice(0, 600) : split;
 }
 
 const MAX_LINE = 2_000;
-/** A frame line's closing `:line` or `:line:column` (and its parenthesis), the part a redeploy moves. */
-const TRAILING_POSITION = /:\d+(?::\d+)?\)?\s*$/;
-const zeroed = (position: string) => position.replace(/\d+/g, '0');
+/**
+ * A frame line's closing `:line` or `:line:column` (and its parenthesis), the part a redeploy
+ * moves: keyed as `:0`, or `:0:` when a column follows, so the two shapes stay apart.
+ */
+const TRAILING_POSITION = /:\d+(?:(:)\d+)?(\)?\s*)$/;
 
 /**
  * A key two texts share when their traces name the same exceptions and the same frames (file,
@@ -108,7 +111,7 @@ export function traceShapeKey(raw: string): string {
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     // A line too long to be read stays one in the key.
-    parts.push(line.length > MAX_LINE ? '\u0002' : line.replace(TRAILING_POSITION, zeroed));
+    parts.push(line.length > MAX_LINE ? '\u0002' : line.replace(TRAILING_POSITION, ':0$1$2'));
   }
   return parts.join('\n');
 }
