@@ -29,7 +29,7 @@ function streamingSource(log: string[]): LogSource {
     async poll() {
       throw new Error('the poll job streams this source');
     },
-    async pollStream(_checkpoint, onEvents) {
+    async pollStream(_checkpoint: string | undefined, onEvents: (events: ErrorEvent[]) => Promise<void>) {
       for (let b = 0; b < BATCHES; b++) {
         log.push(`read ${b}`);
         const events: ErrorEvent[] = Array.from({ length: PER_BATCH }, (_, i) => buildEvent({ id: `e-${b}-${i}`, service: 'shop', time: new Date(now).toISOString(), message: 'payment gateway down' }));
