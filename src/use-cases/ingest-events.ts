@@ -32,6 +32,8 @@ export interface IngestDeps {
 
 /** Events per store call; the next batch is prepared while Redis runs the last one. */
 const BATCH = 4_000;
+/** Events prepared between two turns of the event loop (a few milliseconds of work). */
+const YIELD_EVERY = 500;
 
 /** The message template an incident family is keyed on: the first line, variable parts masked. */
 export function templateOf(message: string): string {
@@ -123,7 +125,12 @@ export async function ingestEvents(events: ErrorEvent[], deps: IngestDeps): Prom
   let inFlight: Promise<void> | undefined;
   let enqueued: Promise<unknown> = Promise.resolve();
   for (let i = 0; i < events.length; i += BATCH) {
-    const inputs = events.slice(i, i + BATCH).map(toInput);
+    const inputs: IngestInput[] = [];
+    for (let j = i; j < Math.min(i + BATCH, events.length); j++) {
+      inputs.push(toInput(events[j]!));
+      // Work of the same process (analyses, card deliveries, the web role's acks) runs in between.
+      if ((j - i) % YIELD_EVERY === YIELD_EVERY - 1) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     await inFlight;
     inFlight = deps.store.ingest(inputs, at.getTime(), options).then((results) => {
       let created = false;
