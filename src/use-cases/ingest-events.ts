@@ -143,6 +143,9 @@ export async function ingestEvents(events: ErrorEvent[], deps: IngestDeps): Prom
       // A failure here is retried by the enqueue after the last batch (and by the next poll).
       if (created && i + BATCH < events.length) enqueued = enqueued.then(() => enqueuePending(deps)).catch(() => undefined);
     });
+    // Awaited before the next batch is sent (or after the last); the loop yields meanwhile, so
+    // a failure must count as handled until then.
+    inFlight.catch(() => undefined);
   }
   await inFlight;
   await enqueued;
