@@ -18,6 +18,8 @@ export interface ProgressUpdates {
  * Progress on the card, debounced: with a model that answers at once the nine steps take well
  * under the quiet time, and the card is written twice (posted, then final) instead of eleven
  * times; a slow step (a model call) still finds the card showing every step done before it.
+ * With a card delivery job the debounced write is a progress request to that job (one queued
+ * job, one render, one Slack call), so a storm's analyses queue two deliveries each, not ten.
  */
 export function createProgressUpdates(deps: PipelineDeps, options: { quietMs?: number; maxWaitMs?: number } = {}): ProgressUpdates {
   const quietMs = options.quietMs ?? QUIET_MS;
@@ -32,7 +34,7 @@ export function createProgressUpdates(deps: PipelineDeps, options: { quietMs?: n
     firstAt = undefined;
     const incident = latest;
     latest = undefined;
-    if (incident) running = running.then(() => showProgress(incident, deps));
+    if (incident) running = running.then(() => (deps.requestCard ? requestProgress(incident, deps) : showProgress(incident, deps)));
   };
 
   return {
@@ -52,6 +54,15 @@ export function createProgressUpdates(deps: PipelineDeps, options: { quietMs?: n
       await running;
     },
   };
+}
+
+/** A lost progress request is superseded by the next one, and the final request always follows. */
+async function requestProgress(incident: Incident, deps: PipelineDeps): Promise<void> {
+  try {
+    await deps.requestCard?.(incident.id, incident.version, 'progress');
+  } catch (error) {
+    deps.logger.warn({ incidentId: incident.id, err: error }, 'progress request failed');
+  }
 }
 
 /** Progress on the card is a courtesy: a failed update never fails the analysis. */

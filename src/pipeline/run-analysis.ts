@@ -56,8 +56,11 @@ export async function runAnalysis(incidentId: string, deps: PipelineDeps): Promi
       }, incident);
       deps.metrics.stepDuration.observe({ step: step.name, outcome: 'done' }, (performance.now() - started) / 1000);
       deps.afterStep?.(step.name, incident);
-      if (deps.requestCard) await requestCard(incident, deps, step.name === 'intake');
-      else if (incident.state === 'analyzing') progress.schedule(incident);
+      // The post (after intake) and the final state are asked for at once; progress in between is debounced.
+      if (deps.requestCard && (step === intakeStep || incident.state !== 'analyzing')) {
+        await progress.settle();
+        await requestCard(incident, deps, step === intakeStep);
+      } else if (incident.state === 'analyzing') progress.schedule(incident);
     }
   } finally {
     await progress.settle();
@@ -65,18 +68,12 @@ export async function runAnalysis(incidentId: string, deps: PipelineDeps): Promi
   return incident;
 }
 
-/** Asks the delivery job for the card: the post and the final state first, progress when Slack has room. */
+/**
+ * Asks the delivery job for the card: the post (after intake) and the final state. One final
+ * request posts the card, so a storm queues one post per incident rather than one per step.
+ */
 async function requestCard(incident: Incident, deps: PipelineDeps, post = false): Promise<void> {
-  // One final request posts the card (after intake); the steps between only ask for progress, so a
-  // storm queues one post per incident rather than one per step.
-  const priority = post || incident.state !== 'analyzing' ? 'final' : 'progress';
-  try {
-    await deps.requestCard?.(incident.id, incident.version, priority);
-  } catch (error) {
-    // Only the final request matters to the card; a lost progress request is superseded by the next.
-    if (priority === 'final') throw error;
-    deps.logger.warn({ incidentId: incident.id, err: error }, 'progress request failed');
-  }
+  if (post || incident.state !== 'analyzing') await deps.requestCard?.(incident.id, incident.version, 'final');
 }
 
 /** Marks an analysis that cannot go on (a policy or validation failure) and says so on the card. */

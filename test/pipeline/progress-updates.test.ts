@@ -54,4 +54,15 @@ describe('card progress during an analysis', () => {
     await vi.advanceTimersByTimeAsync(2_000);
     expect(shown).toEqual([]);
   });
+
+  it('asks the card delivery job for progress instead of writing the card, when there is one', async () => {
+    const requests: [string, number, string][] = [];
+    const withJob = { ...deps(), requestCard: async (id: string, version: number, priority: string) => void requests.push([id, version, priority]) } as unknown as PipelineDeps;
+    const progress = createProgressUpdates(withJob, { quietMs: 250, maxWaitMs: 1_000 });
+    for (const [i, step] of ['log-window', 'similar-docs', 'recent-changes'].entries()) progress.schedule({ ...at(step), version: i + 3 });
+    await vi.advanceTimersByTimeAsync(300);
+    await progress.settle();
+    expect(shown).toEqual([]);
+    expect(requests).toEqual([[at('x').id, 5, 'progress']]);
+  });
 });
