@@ -45,6 +45,7 @@ export function createRevisionCachedRepository(repo: CodeRepository, options: Re
 
   return {
     ...repo,
+    revision: () => options.revision(),
     async listFiles() {
       const h = await current();
       if (!h) return repo.listFiles();
