@@ -36,7 +36,7 @@ export async function runAnalysis(incidentId: string, deps: PipelineDeps): Promi
       if (incident.state !== 'analyzing') break;
       if (isStepDone(incident, step.name)) continue;
       // The card step writes the card itself: no progress update may land after it.
-      if (step === cardStep) await progress.settle();
+      if (step === cardStep && !deps.requestCard) await progress.settle();
       const started = performance.now();
       let output;
       try {
@@ -56,11 +56,13 @@ export async function runAnalysis(incidentId: string, deps: PipelineDeps): Promi
       }, incident);
       deps.metrics.stepDuration.observe({ step: step.name, outcome: 'done' }, (performance.now() - started) / 1000);
       deps.afterStep?.(step.name, incident);
-      // The post (after intake) and the final state are asked for at once; progress in between is debounced.
-      if (deps.requestCard && (step === intakeStep || incident.state !== 'analyzing')) {
-        await progress.settle();
-        await requestCard(incident, deps, step === intakeStep);
-      } else if (incident.state === 'analyzing') progress.schedule(incident);
+      if (incident.state !== 'analyzing') {
+        // The final state is asked for at once; it posts the card if the post was still pending.
+        if (deps.requestCard) {
+          await progress.settle({ drop: true });
+          await requestCard(incident, deps);
+        }
+      } else progress.schedule(incident, { post: Boolean(deps.requestCard) && step === intakeStep });
     }
   } finally {
     await progress.settle();
@@ -69,11 +71,11 @@ export async function runAnalysis(incidentId: string, deps: PipelineDeps): Promi
 }
 
 /**
- * Asks the delivery job for the card: the post (after intake) and the final state. One final
- * request posts the card, so a storm queues one post per incident rather than one per step.
+ * Asks the delivery job for the card in its final state. The post after intake and progress go
+ * through the debounced updates, so a quick analysis queues one delivery, which posts its card.
  */
-async function requestCard(incident: Incident, deps: PipelineDeps, post = false): Promise<void> {
-  if (post || incident.state !== 'analyzing') await deps.requestCard?.(incident.id, incident.version, 'final');
+async function requestCard(incident: Incident, deps: PipelineDeps): Promise<void> {
+  await deps.requestCard?.(incident.id, incident.version, 'final');
 }
 
 /** Marks an analysis that cannot go on (a policy or validation failure) and says so on the card. */
