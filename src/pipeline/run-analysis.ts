@@ -56,13 +56,13 @@ export async function runAnalysis(incidentId: string, deps: PipelineDeps): Promi
       }, incident);
       deps.metrics.stepDuration.observe({ step: step.name, outcome: 'done' }, (performance.now() - started) / 1000);
       deps.afterStep?.(step.name, incident);
-      if (incident.state !== 'analyzing') {
-        // The final state is asked for at once; it posts the card if the post was still pending.
-        if (deps.requestCard) {
-          await progress.settle({ drop: true });
-          await requestCard(incident, deps);
-        }
-      } else progress.schedule(incident, { post: Boolean(deps.requestCard) && step === intakeStep });
+      if (incident.state === 'analyzing') progress.schedule(incident, { post: Boolean(deps.requestCard) && step === intakeStep });
+    }
+    // The final state is asked for at once; it posts the card if the post was still pending. A
+    // job run again after its worker died past the card step asks too: that request was lost.
+    if (deps.requestCard && incident.state !== 'analyzing') {
+      await progress.settle({ drop: true });
+      await requestCard(incident, deps);
     }
   } finally {
     await progress.settle();
