@@ -74,6 +74,8 @@ export interface SearchIndex {
   read: ReadonlyMap<string, IndexedFile>;
   /** False when a read failed for a reason that may pass: such an index serves its search only. */
   complete: boolean;
+  /** Characters held: the contents and their lower-cased copies. */
+  chars: number;
 }
 
 const DEFAULT_MAX_FILES_READ = 5_000;
@@ -100,11 +102,14 @@ export async function buildSearchIndex(repo: CodeRepository, filter: CandidateFi
     );
     contents.push(...(await Promise.all(batch)));
   }
+  let chars = 0;
   attempted.forEach((file, i) => {
     const content = contents[i];
-    if (content !== undefined) read.set(file, indexed(file, content));
+    if (content === undefined) return;
+    read.set(file, indexed(file, content));
+    chars += 2 * content.length;
   });
-  return { byStem: indexFilesByStem(files), attempted: new Set(attempted), read, complete };
+  return { byStem: indexFilesByStem(files), attempted: new Set(attempted), read, complete, chars };
 }
 
 /** Ranks the repository's files against one error, over an index of the repository. */
@@ -187,6 +192,8 @@ export async function searchCode(repo: CodeRepository, options: SearchCodeOption
 
 /** Indexes kept at once: one per repository, directory and revision in use. */
 const KEPT_INDEXES = 8;
+/** Characters all kept indexes may hold; an index larger than this serves its own search only. */
+const KEPT_CHARS = 64 * 1024 * 1024;
 
 export type CodeSearchQuery = Pick<SearchCodeOptions, 'text' | 'impactedComponent' | 'evidence' | 'limit'>;
 
@@ -195,9 +202,32 @@ export type CodeSearchQuery = Pick<SearchCodeOptions, 'text' | 'impactedComponen
  * twenty incidents of a storm, each searched twice, list and read the clone once between them,
  * and a new commit gets a new index. A repository that cannot tell its revision is indexed per search.
  */
-export function createCodeSearch(repo: CodeRepository, rules: Omit<SearchCodeOptions, keyof CodeSearchQuery> = {}): (query: CodeSearchQuery) => Promise<CodeCandidate[]> {
+export function createCodeSearch(
+  repo: CodeRepository,
+  rules: Omit<SearchCodeOptions, keyof CodeSearchQuery> = {},
+  bounds: { indexes?: number; chars?: number } = {},
+): (query: CodeSearchQuery) => Promise<CodeCandidate[]> {
   const filter = createCandidateFilter(rules);
+  const maxIndexes = bounds.indexes ?? KEPT_INDEXES;
+  const maxChars = bounds.chars ?? KEPT_CHARS;
   const kept = new Map<string, Promise<SearchIndex>>();
+
+  const sizes = new Map<string, number>();
+  const drop = (revision: string, built: Promise<SearchIndex>) => {
+    if (kept.get(revision) !== built) return;
+    kept.delete(revision);
+    sizes.delete(revision);
+  };
+  /** Oldest first, until the kept indexes fit both bounds. */
+  const trim = () => {
+    let total = [...sizes.values()].reduce((a, b) => a + b, 0);
+    for (const [revision] of kept) {
+      if (kept.size <= maxIndexes && total <= maxChars) return;
+      total -= sizes.get(revision) ?? 0;
+      kept.delete(revision);
+      sizes.delete(revision);
+    }
+  };
 
   function keep(revision: string): Promise<SearchIndex> {
     const held = kept.get(revision);
@@ -208,12 +238,14 @@ export function createCodeSearch(repo: CodeRepository, rules: Omit<SearchCodeOpt
     }
     const built = buildSearchIndex(repo, filter, rules.maxFilesRead);
     kept.set(revision, built);
-    if (kept.size > KEPT_INDEXES) kept.delete(kept.keys().next().value ?? '');
-    const drop = () => {
-      if (kept.get(revision) === built) kept.delete(revision);
-    };
+    trim();
     // An index read while the clone moved, or with a failed read, is not kept.
-    built.then(async (index) => (!index.complete || (await repo.revision?.().catch(() => undefined)) !== revision ? drop() : undefined), drop);
+    built.then(async (index) => {
+      if (!index.complete || (await repo.revision?.().catch(() => undefined)) !== revision) return drop(revision, built);
+      if (kept.get(revision) !== built) return;
+      sizes.set(revision, index.chars);
+      trim();
+    }, () => drop(revision, built));
     return built;
   }
 

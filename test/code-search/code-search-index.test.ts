@@ -93,4 +93,22 @@ describe('code search kept per repository revision', () => {
     await search({ text: TRACE });
     expect(lists).toBe(1);
   });
+
+  it('keeps no index over its character bound, and the oldest index goes first past the count bound', async () => {
+    const big = counted(FILES);
+    const capped = createCodeSearch(big.repo, {}, { chars: 100 });
+    await capped({ text: TRACE });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await capped({ text: TRACE });
+    expect(big.calls.listFiles).toBe(2);
+
+    const moving = counted(FILES);
+    const two = createCodeSearch(moving.repo, {}, { indexes: 1 });
+    await two({ text: TRACE });
+    moving.moveTo('b2', FILES);
+    await two({ text: TRACE });
+    moving.moveTo('a1', FILES);
+    await two({ text: TRACE });
+    expect(moving.calls.listFiles).toBe(3);
+  });
 });
