@@ -12,7 +12,7 @@ import { createRedisCardVersions } from '../adapters/redis/card-delivery-state.j
 import type { Metrics } from '../observability/metrics.js';
 import { validateFix } from '../analysts/validate-fix.js';
 import { boostRecentSuspects } from '../code-search/suspect-boost.js';
-import { searchCode } from '../code-search/search-code.js';
+import { createCodeSearch } from '../code-search/search-code.js';
 import { findRevert } from '../retrieval/find-revert.js';
 import { findSuspectCommits } from '../retrieval/find-suspect-commits.js';
 import type { Config } from '../config/schema.js';
@@ -118,8 +118,9 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
     globs: config.MEDIC_CODE_GLOBS, languages: config.MEDIC_CODE_LANGUAGES.length > 0 ? config.MEDIC_CODE_LANGUAGES : undefined,
     testGlobs: config.MEDIC_CODE_TEST_GLOBS, allowProtected: config.MEDIC_FIX_ALLOW_PROTECTED, policyFile: config.MEDIC_POLICY_FILE,
   };
-  const codeSearch = (args: { query: string; limit: number }) =>
-    searchCode(unlockedRepo, { text: args.query, limit: args.limit, maxBytes: config.MEDIC_CODE_MAX_BYTES, ...candidateRules });
+  // One index per repository revision, shared by every incident searched against it.
+  const indexedSearch = createCodeSearch(unlockedRepo, { maxBytes: config.MEDIC_CODE_MAX_BYTES, ...candidateRules });
+  const codeSearch = (args: { query: string; limit: number }) => indexedSearch({ text: args.query, limit: args.limit });
   const actions = await loadPolicy(config.MEDIC_POLICY_FILE);
   const groupingRules = await loadGroupingRules(config.MEDIC_GROUPING_FILE);
   const { gateway, approvals } = createGatewayStack({

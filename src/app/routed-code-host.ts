@@ -75,6 +75,11 @@ export function createRoutedCodeHost(deps: RoutedCodeHostDeps): RoutedCodeHost {
       const t = await target();
       return t ? pick(t.host).readFile(path) : undefined;
     },
+    async revision() {
+      const t = await target();
+      const revision = t && (await pick(t.host).revision?.());
+      return t && revision !== undefined ? JSON.stringify([t.host.repositoryId, t.host.remoteUrl, t.path, revision]) : undefined;
+    },
     async recentChanges(paths, sinceDays, limit, until) {
       const t = await target();
       return t ? pick(t.host).recentChanges(paths, sinceDays, limit, until) : [];

@@ -9,8 +9,9 @@
  */
 import type { CodeCandidate } from '../ports/analyst.js';
 import type { CodeRepository } from '../ports/code.js';
+import { ErrorCode, isMedicError } from '../domain/errors.js';
 import { parseStackTrace, type ParsedTrace, type StackFrame } from '../domain/stack-trace.js';
-import { createCandidateFilter, type CandidateRules } from './candidate-filter.js';
+import { createCandidateFilter, type CandidateFilter, type CandidateRules } from './candidate-filter.js';
 import { scoreFrames } from './frame-scores.js';
 import { indexFilesByStem } from './map-frames.js';
 import { countOccurrences, weighTerms } from './terms.js';
@@ -54,12 +55,67 @@ function traceText(text: string, trace: ParsedTrace, projectFrames: readonly Sta
   return { message, functions: projectFrames.map((f) => f.fn ?? '').join(' ') };
 }
 
-export async function rankFiles(repo: CodeRepository, options: SearchCodeOptions): Promise<RankedFile[]> {
+/** A repository file as lexical ranking reads it: its content, and its path and text lower-cased. */
+interface IndexedFile {
+  content: string;
+  path: string;
+  text: string;
+}
+
+/**
+ * What code search reads of a repository before any error is seen: the file list, the files by
+ * stem, and the candidate files read and lower-cased. The same for every search at one revision,
+ * so it is built once per revision (createCodeSearch) instead of once per search.
+ */
+export interface SearchIndex {
+  byStem: Map<string, string[]>;
+  /** The candidate files read for lexical ranking (at most `maxFilesRead`), read or not. */
+  attempted: ReadonlySet<string>;
+  read: ReadonlyMap<string, IndexedFile>;
+  /** False when a read failed for a reason that may pass: such an index serves its search only. */
+  complete: boolean;
+  /** Characters held: the contents and their lower-cased copies. */
+  chars: number;
+}
+
+const DEFAULT_MAX_FILES_READ = 5_000;
+/** Files read at once while an index is built. */
+const READ_CONCURRENCY = 8;
+
+const indexed = (file: string, content: string): IndexedFile => ({ content, path: file.toLowerCase(), text: content.toLowerCase() });
+
+/** A refusal (binary, over the size limit, a symlink out) is the file's own and holds for the revision. */
+const isRefusal = (error: unknown) => isMedicError(error) && error.code === ErrorCode.FixRefused;
+
+export async function buildSearchIndex(repo: CodeRepository, filter: CandidateFilter, maxFilesRead = DEFAULT_MAX_FILES_READ): Promise<SearchIndex> {
   const files = await repo.listFiles();
-  const filter = createCandidateFilter(options);
+  const attempted = files.filter((f) => filter.isCandidate(f)).slice(0, maxFilesRead);
+  const read = new Map<string, IndexedFile>();
+  let complete = true;
+  const contents: (string | undefined)[] = [];
+  for (let i = 0; i < attempted.length; i += READ_CONCURRENCY) {
+    const batch = attempted.slice(i, i + READ_CONCURRENCY).map((file) =>
+      repo.readFile(file).catch((error: unknown) => {
+        if (!isRefusal(error)) complete = false;
+        return undefined;
+      }),
+    );
+    contents.push(...(await Promise.all(batch)));
+  }
+  let chars = 0;
+  attempted.forEach((file, i) => {
+    const content = contents[i];
+    if (content === undefined) return;
+    read.set(file, indexed(file, content));
+    chars += 2 * content.length;
+  });
+  return { byStem: indexFilesByStem(files), attempted: new Set(attempted), read, complete, chars };
+}
+
+/** Ranks the repository's files against one error, over an index of the repository. */
+export async function rankIndexed(index: SearchIndex, repo: CodeRepository, filter: CandidateFilter, options: SearchCodeOptions): Promise<RankedFile[]> {
   const trace = parseStackTrace(options.text);
-  const frames = scoreFrames({ frames: trace.frames, index: indexFilesByStem(files), filter, exceptionType: trace.rootCause?.exceptionType });
-  const pool = files.filter((f) => filter.isCandidate(f));
+  const frames = scoreFrames({ frames: trace.frames, index: index.byStem, filter, exceptionType: trace.rootCause?.exceptionType });
 
   const evidence = Array.isArray(options.evidence) ? options.evidence.join('\n') : options.evidence;
   const { message, functions } = traceText(options.text, trace, frames.projectFrames);
@@ -70,34 +126,40 @@ export async function rankFiles(repo: CodeRepository, options: SearchCodeOptions
     { text: evidence, weight: 0.5 },
   ]);
 
-  const contents = new Map<string, string>();
-  const reads = [...frames.scores.keys(), ...pool.slice(0, options.maxFilesRead ?? 5_000)];
-  for (const file of new Set(reads)) {
+  // Frame files past the read bound are read for this search only.
+  const extra = new Map<string, IndexedFile>();
+  for (const file of frames.scores.keys()) {
+    if (index.attempted.has(file)) continue;
     const content = await repo.readFile(file).catch(() => undefined);
-    if (content !== undefined) contents.set(file, content);
+    if (content !== undefined) extra.set(file, indexed(file, content));
   }
+  const docs = extra.size === 0 ? [...index.read] : [...index.read, ...extra];
 
-  const lexical = scoreLexical(contents, terms);
+  const lexical = scoreLexical(docs, terms);
   const maxLexical = Math.max(0, ...lexical.values());
   const cap = frames.projectFrames.length > 0 ? LEXICAL_MAX_WITH_FRAMES : LEXICAL_MAX;
   const scaled = (file: string) => (maxLexical > 0 ? ((lexical.get(file) ?? 0) / maxLexical) * cap : 0);
 
   const ranked: RankedFile[] = [];
-  for (const [file, content] of contents) {
+  for (const [file, { content }] of docs) {
     const score = (frames.scores.get(file) ?? 0) + scaled(file);
     if (score > 0) ranked.push({ file, content, score: Math.round(score * 1000) / 1000 });
   }
   return ranked.sort((a, b) => b.score - a.score || a.file.localeCompare(b.file));
 }
 
+export async function rankFiles(repo: CodeRepository, options: SearchCodeOptions): Promise<RankedFile[]> {
+  const filter = createCandidateFilter(options);
+  return rankIndexed(await buildSearchIndex(repo, filter, options.maxFilesRead), repo, filter, options);
+}
+
 /** tf (log-damped, capped) × idf per term, plus a bonus when the term names the file's path. */
-function scoreLexical(contents: Map<string, string>, terms: { term: string; weight: number }[]): Map<string, number> {
-  const lowered = new Map([...contents].map(([file, content]) => [file, { path: file.toLowerCase(), text: content.toLowerCase() }]));
-  const n = lowered.size;
+function scoreLexical(docs: readonly [string, IndexedFile][], terms: { term: string; weight: number }[]): Map<string, number> {
+  const n = docs.length;
   const scores = new Map<string, number>();
   for (const { term, weight } of terms) {
     const hits: [string, number, boolean][] = [];
-    for (const [file, { path, text }] of lowered) {
+    for (const [file, { path, text }] of docs) {
       const count = countOccurrences(text, term);
       const inPath = path.includes(term);
       if (count > 0 || inPath) hits.push([file, count, inPath]);
@@ -118,9 +180,79 @@ function capContent(content: string, maxBytes: number): string {
   return end > 0 ? cut.slice(0, end + 1) : cut;
 }
 
-/** The top candidates with their (size-capped) content, best first. */
-export async function searchCode(repo: CodeRepository, options: SearchCodeOptions): Promise<CodeCandidate[]> {
-  const ranked = await rankFiles(repo, options);
+function topCandidates(ranked: RankedFile[], options: Pick<SearchCodeOptions, 'limit' | 'maxBytes'>): CodeCandidate[] {
   const maxBytes = options.maxBytes ?? 64 * 1024;
   return ranked.slice(0, options.limit ?? 5).map(({ file, score, content }) => ({ file, score, content: capContent(content, maxBytes) }));
+}
+
+/** The top candidates with their (size-capped) content, best first. */
+export async function searchCode(repo: CodeRepository, options: SearchCodeOptions): Promise<CodeCandidate[]> {
+  return topCandidates(await rankFiles(repo, options), options);
+}
+
+/** Indexes kept at once: one per repository, directory and revision in use. */
+const KEPT_INDEXES = 8;
+/** Characters all kept indexes may hold; an index larger than this serves its own search only. */
+const KEPT_CHARS = 64 * 1024 * 1024;
+
+export type CodeSearchQuery = Pick<SearchCodeOptions, 'text' | 'impactedComponent' | 'evidence' | 'limit'>;
+
+/**
+ * Code search over one repository with fixed rules, its index kept per repository revision: the
+ * twenty incidents of a storm, each searched twice, list and read the clone once between them,
+ * and a new commit gets a new index. A repository that cannot tell its revision is indexed per search.
+ */
+export function createCodeSearch(
+  repo: CodeRepository,
+  rules: Omit<SearchCodeOptions, keyof CodeSearchQuery> = {},
+  bounds: { indexes?: number; chars?: number } = {},
+): (query: CodeSearchQuery) => Promise<CodeCandidate[]> {
+  const filter = createCandidateFilter(rules);
+  const maxIndexes = bounds.indexes ?? KEPT_INDEXES;
+  const maxChars = bounds.chars ?? KEPT_CHARS;
+  const kept = new Map<string, Promise<SearchIndex>>();
+
+  const sizes = new Map<string, number>();
+  const drop = (revision: string, built: Promise<SearchIndex>) => {
+    if (kept.get(revision) !== built) return;
+    kept.delete(revision);
+    sizes.delete(revision);
+  };
+  /** Oldest first, until the kept indexes fit both bounds. */
+  const trim = () => {
+    let total = [...sizes.values()].reduce((a, b) => a + b, 0);
+    for (const [revision] of kept) {
+      if (kept.size <= maxIndexes && total <= maxChars) return;
+      total -= sizes.get(revision) ?? 0;
+      kept.delete(revision);
+      sizes.delete(revision);
+    }
+  };
+
+  function keep(revision: string): Promise<SearchIndex> {
+    const held = kept.get(revision);
+    if (held) {
+      kept.delete(revision);
+      kept.set(revision, held);
+      return held;
+    }
+    const built = buildSearchIndex(repo, filter, rules.maxFilesRead);
+    kept.set(revision, built);
+    trim();
+    // An index read while the clone moved, or with a failed read, is not kept.
+    built.then(async (index) => {
+      if (!index.complete || (await repo.revision?.().catch(() => undefined)) !== revision) return drop(revision, built);
+      if (kept.get(revision) !== built) return;
+      sizes.set(revision, index.chars);
+      trim();
+    }, () => drop(revision, built));
+    return built;
+  }
+
+  return async (query) => {
+    const options = { ...rules, ...query };
+    const revision = await repo.revision?.();
+    const index = revision === undefined ? await buildSearchIndex(repo, filter, rules.maxFilesRead) : await keep(revision);
+    return topCandidates(await rankIndexed(index, repo, filter, options), options);
+  };
 }

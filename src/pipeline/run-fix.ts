@@ -59,7 +59,8 @@ export async function runFix(incidentId: string, proposalHash: string, deps: Fix
 
   if (!isStepDone(incident, 'publish')) {
     const proposal = incident.proposal!;
-    const branch = fixBranchName(incident.id, incident.decision!.at);
+    // A re-run's fix is a branch of its own even when both approvals fall in one second.
+    const branch = fixBranchName(incident.round > 0 ? `${incident.id}-r${incident.round}` : incident.id, incident.decision!.at);
     try {
       const published = await deps.publisher.publish({ incidentId, branch, proposal, message: commitMessage(incident) });
       const fix: FixResult = { branch: published.branch, commit: published.commit, pushStatus: published.pushStatus, pushError: published.pushError };

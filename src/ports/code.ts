@@ -30,6 +30,11 @@ export interface CodeRepository extends Checkable {
   sync(): Promise<void>;
   listFiles(): Promise<string[]>;
   readFile(path: string): Promise<string | undefined>;
+  /**
+   * What the files are read at (a commit, with the repository and directory when routed), for
+   * callers that keep work derived from them; absent or undefined when it cannot be told.
+   */
+  revision?(): Promise<string | undefined>;
   /** Commits touching `paths` in the `sinceDays` before `until` (ISO 8601; default now). */
   recentChanges(paths: string[], sinceDays: number, limit: number, until?: string): Promise<RecentChange[]>;
   /** The commit that last changed `line` of `path` (1-based), or undefined when history does not say. */

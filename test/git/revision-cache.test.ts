@@ -73,4 +73,38 @@ describe('the revision cache over a real clone', () => {
     await unknown.readFile('a.ts');
     expect(calls.readFile).toBe(2);
   });
+
+  it('blames and reads a commit once per revision, keeping misses but not failures', async () => {
+    const hit = { sha: 'a'.repeat(40), author: 'Dana', date: '2026-11-29T10:00:00.000Z', subject: 'checkout: spread discounts', path: 'src/checkout/discounts.ts' };
+    const calls = { blame: 0, blameFunction: 0, commitFileChange: 0 };
+    let failNext = true;
+    let revision = 'abc';
+    const history: CodeRepository = {
+      sync: async () => undefined, check: async () => ({ name: 'code repository', adapter: 'test', ok: true, detail: '' }),
+      listFiles: async () => [], readFile: async () => undefined, recentChanges: async () => [],
+      blame: async (_path, line) => (calls.blame++, line === 44 ? hit : undefined),
+      blameFunction: async () => {
+        calls.blameFunction++;
+        if (failNext) {
+          failNext = false;
+          throw new Error('git failed');
+        }
+        return hit;
+      },
+      commitFileChange: async (sha, path) => (calls.commitFileChange++, { sha, path, pathBefore: path, before: 'a', after: 'b' }),
+    };
+    const repo = createRevisionCachedRepository(history, { revision: async () => revision });
+    for (let incident = 0; incident < 3; incident++) {
+      expect(await repo.blame('src/checkout/discounts.ts', 44)).toEqual(hit);
+      expect(await repo.blame('src/checkout/discounts.ts', 45)).toBeUndefined();
+      expect(await repo.commitFileChange(hit.sha, hit.path)).toMatchObject({ before: 'a', after: 'b' });
+    }
+    await expect(repo.blameFunction('src/checkout/discounts.ts', 'spreadDiscount')).rejects.toThrow('git failed');
+    expect(await repo.blameFunction('src/checkout/discounts.ts', 'spreadDiscount')).toEqual(hit);
+    expect(await repo.blameFunction('src/checkout/discounts.ts', 'spreadDiscount')).toEqual(hit);
+    expect(calls).toEqual({ blame: 2, blameFunction: 2, commitFileChange: 1 });
+    revision = 'def';
+    await repo.blame('src/checkout/discounts.ts', 44);
+    expect(calls.blame).toBe(3);
+  });
 });

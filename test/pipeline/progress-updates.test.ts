@@ -54,4 +54,48 @@ describe('card progress during an analysis', () => {
     await vi.advanceTimersByTimeAsync(2_000);
     expect(shown).toEqual([]);
   });
+
+  describe('with a card delivery job', () => {
+    let requests: [number, string][];
+    const withJob = () => ({ ...deps(), requestCard: async (_id: string, version: number, priority: string) => void requests.push([version, priority]) }) as unknown as PipelineDeps;
+    const version = (step: string, n: number): Incident => ({ ...at(step), version: n });
+    beforeEach(() => {
+      requests = [];
+    });
+
+    it('asks the job for progress instead of writing the card', async () => {
+      const progress = createProgressUpdates(withJob(), { quietMs: 250, maxWaitMs: 1_000 });
+      for (const [i, step] of ['log-window', 'similar-docs', 'recent-changes'].entries()) progress.schedule(version(step, i + 3));
+      await vi.advanceTimersByTimeAsync(300);
+      await progress.settle();
+      expect(shown).toEqual([]);
+      expect(requests).toEqual([[5, 'progress']]);
+    });
+
+    it('posts within the quiet time of intake, showing the latest state, however many quick steps follow', async () => {
+      const progress = createProgressUpdates(withJob(), { quietMs: 250, maxWaitMs: 1_000 });
+      progress.schedule(version('intake', 2), { post: true });
+      for (const [i, step] of ['log-window', 'similar-docs', 'recent-changes', 'rca'].entries()) {
+        await vi.advanceTimersByTimeAsync(100);
+        progress.schedule(version(step, i + 3));
+      }
+      await vi.advanceTimersByTimeAsync(1_000);
+      await progress.settle();
+      expect(requests).toEqual([[4, 'final'], [6, 'progress']]);
+    });
+
+    it('leaves the post to the final request of an analysis that ends sooner, and sends it when one does not', async () => {
+      const quick = createProgressUpdates(withJob(), { quietMs: 250, maxWaitMs: 1_000 });
+      quick.schedule(version('intake', 2), { post: true });
+      quick.schedule(version('log-window', 3));
+      await quick.settle({ drop: true });
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(requests).toEqual([]);
+
+      const failing = createProgressUpdates(withJob(), { quietMs: 250, maxWaitMs: 1_000 });
+      failing.schedule(version('intake', 2), { post: true });
+      await failing.settle();
+      expect(requests).toEqual([[2, 'final']]);
+    });
+  });
 });

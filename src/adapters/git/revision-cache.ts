@@ -1,5 +1,5 @@
 import type { RecentChange } from '../../domain/analysis.js';
-import type { CodeRepository } from '../../ports/code.js';
+import type { BlameHit, CodeRepository, CommitFileChange } from '../../ports/code.js';
 
 export interface RevisionCacheOptions {
   /** The revision the repository is at now; undefined means "unknown": read through, keep nothing. */
@@ -17,13 +17,18 @@ interface Held {
   contents: Map<string, Promise<string | undefined>>;
   bytes: number;
   changes: Map<string, { at: number; value: Promise<RecentChange[]> }>;
+  /** Blame and commit reads: fixed for a revision, so they never expire while it stands. */
+  history: Map<string, Promise<BlameHit | CommitFileChange | undefined>>;
 }
 
+/** History answers held per revision; past this many, reads go through uncached. */
+const MAX_HISTORY = 10_000;
+
 /**
- * A CodeRepository whose reads are kept per repository revision: the file list, file contents and
- * git logs are read once per commit and shared by every incident analysed against it (a storm's
- * twenty analyses search the same clone), and dropped as soon as the clone moves to a new commit.
- * Failed reads are not kept.
+ * A CodeRepository whose reads are kept per repository revision: the file list, file contents,
+ * git logs, blames and commit reads are read once per commit and shared by every incident analysed
+ * against it (a storm's twenty analyses search the same clone and often suspect the same commit),
+ * and dropped as soon as the clone moves to a new commit. Failed reads are not kept.
  */
 export function createRevisionCachedRepository(repo: CodeRepository, options: RevisionCacheOptions): CodeRepository {
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
@@ -34,7 +39,7 @@ export function createRevisionCachedRepository(repo: CodeRepository, options: Re
   async function current(): Promise<Held | undefined> {
     const revision = await options.revision();
     if (revision === undefined) return undefined;
-    if (held?.revision !== revision) held = { revision, contents: new Map(), bytes: 0, changes: new Map() };
+    if (held?.revision !== revision) held = { revision, contents: new Map(), bytes: 0, changes: new Map(), history: new Map() };
     return held;
   }
 
@@ -43,8 +48,20 @@ export function createRevisionCachedRepository(repo: CodeRepository, options: Re
     return promise;
   }
 
+  async function history<T extends BlameHit | CommitFileChange>(key: string, read: () => Promise<T | undefined>): Promise<T | undefined> {
+    const h = await current();
+    if (!h) return read();
+    const cached = h.history.get(key) as Promise<T | undefined> | undefined;
+    if (cached) return cached;
+    if (h.history.size >= MAX_HISTORY) return read();
+    const value = keep(read(), () => h.history.delete(key));
+    h.history.set(key, value);
+    return value;
+  }
+
   return {
     ...repo,
+    revision: () => options.revision(),
     async listFiles() {
       const h = await current();
       if (!h) return repo.listFiles();
@@ -72,6 +89,9 @@ export function createRevisionCachedRepository(repo: CodeRepository, options: Re
       h.changes.set(key, { at: now(), value });
       return value;
     },
+    blame: (path, line) => history(JSON.stringify(['blame', path, line]), () => repo.blame(path, line)),
+    blameFunction: (path, fn) => history(JSON.stringify(['function', path, fn]), () => repo.blameFunction(path, fn)),
+    commitFileChange: (sha, path) => history(JSON.stringify(['commit', sha, path]), () => repo.commitFileChange(sha, path)),
     async sync() {
       await repo.sync();
       held = undefined;

@@ -14,9 +14,10 @@ export const recentChangesStep: Step = {
   name: 'recent-changes',
   async run(incident, deps) {
     try {
-      const candidates = (await deps.searchCode({ incident })).map((c) => c.file);
-      const changes = await deps.findRecentChanges({ event: incident.firstEvent, candidates, sinceDays: deps.settings.recentChangesDays });
-      const suspects = await findSuspects(incident, deps);
+      // Blame needs neither the candidates nor the log: it reads git while code search ranks.
+      const [found, suspects] = await Promise.all([searchAndLog(incident, deps).catch((error: unknown) => ({ error })), findSuspects(incident, deps)]);
+      if ('error' in found) throw found.error;
+      const { candidates, changes } = found;
       const revert = await prepareRevert(suspects, deps);
       return {
         patch: { candidates, recentChanges: changes, suspectCommits: suspects, revert: revert.revert, revertNote: revert.note },
@@ -28,6 +29,12 @@ export const recentChangesStep: Step = {
     }
   },
 };
+
+async function searchAndLog(incident: Incident, deps: PipelineDeps) {
+  const candidates = (await deps.searchCode({ incident })).map((c) => c.file);
+  const changes = await deps.findRecentChanges({ event: incident.firstEvent, candidates, sinceDays: deps.settings.recentChangesDays });
+  return { candidates, changes };
+}
 
 async function findSuspects(incident: Incident, deps: PipelineDeps) {
   if (!deps.findSuspectCommits) return [];
