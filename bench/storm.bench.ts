@@ -3,12 +3,16 @@
  * (variable ids, numbers and Node stack traces) land in the log directory, one poll reads them,
  * and the real queues and workers make 20 incidents, 20 analyses (scripted model) and 20 cards.
  * Headline (median of 5 storms): storm_seconds (files written → 20th card posted),
- * storm_incidents, ingest_events_per_s, and analysis_overhead_ms_p50 — the median wall time of
- * one incident's analysis job (its nine steps) with a model that answers at once, i.e. Medic's
- * own time (persisting, audit, git reads, code search, card). first_card_seconds: files written →
- * the first card posted (incidents are analysed while the rest of the storm is still ingested).
+ * storm_incidents, first_card_seconds (files written → the first card: incidents are analysed
+ * while the rest of the storm is still ingested), ingest_events_per_s, and
+ * analysis_overhead_ms_p50 — Medic's own time for one incident's analysis job (its nine steps:
+ * persisting, audit, git reads, code search, card) with a model that answers at once, measured
+ * as the median job wall time when the storm's 20 analyses run one at a time after its ingest,
+ * with analysis_cpu_ms_per_incident beside it. analysis_wall_ms_p50_in_storm is the same job's
+ * wall time inside the storm, where four analyses and the ingest share one core.
  */
 import { cpus, loadavg } from 'node:os';
+import { pollOnce } from '../jobs/poll.js';
 import { cardsDelivered, createWorld } from '../test/support/medic-world.js';
 import { stormLines } from '../test/support/storm-events.js';
 import type { BenchReport } from './report.js';
@@ -70,10 +74,45 @@ async function runStorm(): Promise<Storm> {
   }
 }
 
+interface Alone {
+  wallMs: number[];
+  cpuMsPerIncident: number;
+}
+
+/** The storm's analyses one at a time, after its ingest, alone in the process. */
+async function runAnalysesAlone(): Promise<Alone> {
+  const world = await createWorld({ llm: 'scripted' });
+  try {
+    for (const [i, chunk] of stormLines({ total: EVENTS }).entries()) await world.writeLogs(`storm-${i}.jsonl`, chunk);
+    const medic = await world.startMedic({ MEDIC_ANALYZE_CONCURRENCY: '1' });
+    await medic.queues.analyze.pause();
+    await medic.startWorkers({ poll: false });
+    await pollOnce(medic.poll);
+    const cpu = process.cpuUsage();
+    await medic.queues.analyze.resume();
+    await world.waitFor(async () => {
+      const all = await medic.store.list();
+      return all.length >= FAMILIES && all.every((i) => i.steps.card) ? all : undefined;
+    }, 'the analyses', 600_000);
+    const used = process.cpuUsage(cpu);
+    const jobs = await medic.queues.analyze.getJobs(['completed'], 0, 1_000);
+    return {
+      wallMs: jobs.flatMap((j) => (j.processedOn && j.finishedOn ? [j.finishedOn - j.processedOn] : [])).sort((a, b) => a - b),
+      cpuMsPerIncident: (used.user + used.system) / 1000 / FAMILIES,
+    };
+  } finally {
+    await world.close();
+  }
+}
+
 export default async function bench(): Promise<BenchReport> {
   const loadBefore = loadavg()[0] ?? 0;
   const storms: Storm[] = [];
-  for (let i = 0; i < RUNS; i++) storms.push(await runStorm());
+  const alone: Alone[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    storms.push(await runStorm());
+    alone.push(await runAnalysesAlone());
+  }
   const loadAfter = loadavg()[0] ?? 0;
   const mid = [...storms].sort((a, b) => a.seconds - b.seconds)[Math.floor(RUNS / 2)]!;
   const ingestPerS = median(storms.map((s) => EVENTS / s.ingestSeconds));
@@ -83,18 +122,21 @@ export default async function bench(): Promise<BenchReport> {
       storm_incidents: mid.incidents,
       first_card_seconds: Number(median(storms.map((s) => s.firstCardSeconds)).toFixed(2)),
       ingest_events_per_s: Math.round(ingestPerS),
-      analysis_overhead_ms_p50: Math.round(median(storms.map((s) => s.overheadMsP50))),
+      analysis_overhead_ms_p50: Math.round(median(alone.map((a) => median(a.wallMs)))),
+      analysis_cpu_ms_per_incident: Number(median(alone.map((a) => a.cpuMsPerIncident)).toFixed(1)),
+      analysis_wall_ms_p50_in_storm: Math.round(median(storms.map((s) => s.overheadMsP50))),
     },
     table: {
-      columns: ['run', 'events', 'incidents', 'analyses', 'cards', 'first card s', 'ingest s', 'total s', 'analysis p50 ms'],
+      columns: ['run', 'events', 'incidents', 'analyses', 'cards', 'first card s', 'ingest s', 'total s', 'analysis p50 ms in storm', 'alone p50 ms', 'alone cpu ms'],
       rows: [
-        ...storms.map((s, i) => [String(i + 1), EVENTS, s.incidents, s.analyses, s.cards, Number(s.firstCardSeconds.toFixed(2)), Number(s.ingestSeconds.toFixed(2)), Number(s.seconds.toFixed(2)), s.overheadMsP50]),
-        ['load average 1m before / after', '', '', '', '', '', '', `${loadBefore.toFixed(2)} / ${loadAfter.toFixed(2)}`, ''],
+        ...storms.map((s, i) => [String(i + 1), EVENTS, s.incidents, s.analyses, s.cards, Number(s.firstCardSeconds.toFixed(2)), Number(s.ingestSeconds.toFixed(2)), Number(s.seconds.toFixed(2)), s.overheadMsP50, median(alone[i]!.wallMs), Number(alone[i]!.cpuMsPerIncident.toFixed(1))]),
+        ['load average 1m before / after', '', '', '', '', '', '', `${loadBefore.toFixed(2)} / ${loadAfter.toFixed(2)}`, '', '', ''],
       ],
     },
     detail: {
       runs: RUNS, events: EVENTS, families: FAMILIES, storm_seconds_per_run: storms.map((s) => Number(s.seconds.toFixed(2))),
       ingest_seconds_per_run: storms.map((s) => Number(s.ingestSeconds.toFixed(2))), analysis_ms_median_storm: mid.overheadMs,
+      analysis_alone_ms_per_run: alone.map((a) => a.wallMs),
       analyses: mid.analyses, cards: mid.cards, states: mid.states,
       analyst: 'scripted', chat: 'console', node: process.version, cpus: cpus().length, load_avg_1m_before: loadBefore, load_avg_1m_after: loadAfter,
     },
