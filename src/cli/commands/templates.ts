@@ -7,7 +7,7 @@ import { createTemplateMiner, type MinedTemplate } from '../../domain/templates/
 import type { CliCommand } from '../command.js';
 import { startMaskPool, type MaskPool } from '../parallel-mask.js';
 import { readArgs } from '../read-args.js';
-import { readLineBatches } from '../read-lines.js';
+import { readLineBlocks, splitLines } from '../read-lines.js';
 import { jsonSafe } from '../terminal-output.js';
 
 const READ_BYTES = 1 << 20;
@@ -56,17 +56,18 @@ export const templatesCommand: CliCommand = {
       const ahead: Promise<string[]>[] = [];
       let seen = 0;
       let tried = false;
-      for await (const lines of readLineBatches(input)) {
+      for await (const block of readLineBlocks(input)) {
         if (!tried && seen >= PARALLEL_AFTER_LINES) {
           tried = true;
           pool = startMaskPool(defaultMinerOptions);
         }
-        seen += lines.length;
         if (!pool) {
+          const lines = splitLines(block);
+          seen += lines.length;
           for (const line of lines) record(miner.add(line));
           continue;
         }
-        const batch = pool.keys(lines);
+        const batch = pool.keys(block);
         batch.catch(() => undefined); // awaited below, in order; a failure surfaces there
         ahead.push(batch);
         while (ahead.length > pool.size * AHEAD_PER_WORKER) for (const key of await (ahead.shift() as Promise<string[]>)) record(miner.addMasked(key));
