@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { maskMessage, type MaskLimits } from '../domain/templates/mask-message.js';
-import { splitLines } from './read-lines.js';
+import { decodeBlock, splitLines } from './read-lines.js';
 
 /**
  * Masking is most of the miner's work and needs no shared state, so a long input is masked on
@@ -15,7 +15,7 @@ export interface MaskPool {
   /** Worker threads. */
   readonly size: number;
   /** The masked keys of the lines of `block` (see `readLineBlocks`), in order: `maskMessage(line).join(' ')` each. */
-  keys(block: string): Promise<string[]>;
+  keys(block: string | Uint8Array): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -25,7 +25,8 @@ const MAX_TABLE_KEYS = 1 << 16;
 
 interface Request {
   id: number;
-  block: string;
+  /** Text, or UTF-8 bytes decoded here: decoding moves off the main thread with the masking. */
+  block: string | Uint8Array;
 }
 
 interface Reply {
@@ -51,7 +52,7 @@ function serveMasking(limits: MaskLimits): void {
       const reset = stale || table.size > MAX_TABLE_KEYS;
       if (reset) table.clear();
       stale = false;
-      const lines = splitLines(block);
+      const lines = splitLines(decodeBlock(block));
       const order = new Uint32Array(lines.length);
       const fresh: string[] = [];
       for (let i = 0; i < lines.length; i += 1) {
@@ -115,7 +116,12 @@ export function startMaskPool(limits: MaskLimits, size = availableParallelism())
       const worker = workers[id % workers.length] as Worker;
       return new Promise((resolve, reject) => {
         waiting.set(id, { resolve, reject });
-        worker.postMessage({ id, block } satisfies Request);
+        if (typeof block === 'string') worker.postMessage({ id, block } satisfies Request);
+        else {
+          // A copy of its own, so that its memory can move to the worker rather than be cloned.
+          const bytes = new Uint8Array(block);
+          worker.postMessage({ id, block: bytes } satisfies Request, [bytes.buffer]);
+        }
       });
     },
     async close() {

@@ -2,6 +2,8 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 
 const BREAK = /\r\n|\n|\r/;
+const LF = 0x0a;
+const CR = 0x0d;
 
 /**
  * The lines of a stream, in batches (one per chunk read), split as `node:readline` splits them:
@@ -9,20 +11,38 @@ const BREAK = /\r\n|\n|\r/;
  * newline does not. Batches let a caller run a tight synchronous loop instead of awaiting per line.
  */
 export async function* readLineBatches(input: Readable | NodeJS.ReadableStream): AsyncGenerator<string[]> {
-  for await (const block of readLineBlocks(input)) yield splitLines(block);
+  for await (const block of readLineBlocks(input)) yield splitLines(decodeBlock(block));
 }
 
 /**
- * The same lines as `readLineBatches`, each batch still one string: whole lines, every one ended
- * by its line break (the last line of the stream is given one). A block crosses to a worker
- * thread as one copy where an array of lines costs one per line; `splitLines` cuts it.
+ * The same lines as `readLineBatches`, each batch still one block: whole lines, every one ended by
+ * its line break (the last line of the stream is given one). A stream of bytes gives blocks of
+ * UTF-8 bytes, cut only after a line break byte, which never falls inside a character: decoding
+ * each block alone gives what decoding the stream would. So a block can cross to a worker thread
+ * as one copy of its bytes, and be decoded and split there (`decodeBlock`, `splitLines`).
  */
-export async function* readLineBlocks(input: Readable | NodeJS.ReadableStream): AsyncGenerator<string> {
+export async function* readLineBlocks(input: Readable | NodeJS.ReadableStream): AsyncGenerator<string | Uint8Array> {
   const decoder = new StringDecoder('utf8');
+  // Bytes until the stream gives text; from then on text, decoded in the order the bytes came.
+  let restBytes: Buffer | undefined = Buffer.alloc(0);
   let rest = '';
   for await (const chunk of input) {
+    if (restBytes && typeof chunk !== 'string') {
+      let bytes: Buffer = restBytes.length > 0 ? Buffer.concat([restBytes, chunk as Buffer]) : (chunk as Buffer);
+      // A CR at the end of a read may be the first half of a CRLF split across two reads.
+      const heldCr = bytes.length > 0 && bytes[bytes.length - 1] === CR;
+      if (heldCr) bytes = bytes.subarray(0, -1);
+      const end = Math.max(bytes.lastIndexOf(LF), bytes.lastIndexOf(CR)) + 1;
+      restBytes = Buffer.from(bytes.subarray(end));
+      if (heldCr) restBytes = Buffer.concat([restBytes, Buffer.of(CR)]);
+      if (end > 0) yield bytes.subarray(0, end);
+      continue;
+    }
+    if (restBytes) {
+      rest = decoder.write(restBytes);
+      restBytes = undefined;
+    }
     let text = rest + (typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer));
-    // A CR at the end of a chunk may be the first half of a CRLF split across two reads.
     const heldCr = text.endsWith('\r');
     if (heldCr) text = text.slice(0, -1);
     // Not the last character (a held CR was taken off), so a CR found here is a break of its own.
@@ -30,12 +50,24 @@ export async function* readLineBlocks(input: Readable | NodeJS.ReadableStream): 
     rest = text.slice(end) + (heldCr ? '\r' : '');
     if (end > 0) yield text.slice(0, end);
   }
+  if (restBytes) {
+    if (restBytes.length === 0) return;
+    if (restBytes[restBytes.length - 1] === CR) restBytes[restBytes.length - 1] = LF;
+    else restBytes = Buffer.concat([restBytes, Buffer.of(LF)]);
+    yield restBytes;
+    return;
+  }
   rest += decoder.end();
   if (rest.endsWith('\r')) rest = rest.slice(0, -1) + '\n';
   if (rest !== '') yield rest.endsWith('\n') ? rest : `${rest}\n`;
 }
 
-/** The lines of a block from `readLineBlocks`. */
+/** The text of a block from `readLineBlocks`. */
+export function decodeBlock(block: string | Uint8Array): string {
+  return typeof block === 'string' ? block : Buffer.from(block.buffer, block.byteOffset, block.byteLength).toString('utf8');
+}
+
+/** The lines of a block's text. */
 export function splitLines(block: string): string[] {
   const lines = block.split(BREAK);
   lines.pop();

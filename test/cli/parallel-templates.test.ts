@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -47,5 +48,18 @@ describe('templates over a long input', () => {
     const groups = new Set(lines.filter(Boolean).map((l) => (JSON.parse(l) as { group: string }).group));
     expect(groups.size).toBeGreaterThan(5);
     expect(groups.size).toBeLessThan(40);
+  }, 60_000);
+
+  it('prints the same from standard input, where workers start only once enough lines have come', async () => {
+    const fromFile = await run(process.execPath, [join(ROOT, 'dist/cli/medic.js'), 'templates', file], { maxBuffer: 64 << 20 });
+    const fromStdin = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [join(ROOT, 'dist/cli/medic.js'), 'templates', '-'], { stdio: ['pipe', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+      child.once('error', reject);
+      child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`exited ${code}`))));
+      createReadStream(file).pipe(child.stdin);
+    });
+    expect(fromStdin).toBe(fromFile.stdout);
   }, 60_000);
 });

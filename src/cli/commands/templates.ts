@@ -7,7 +7,7 @@ import { createTemplateMiner, type MinedTemplate } from '../../domain/templates/
 import type { CliCommand } from '../command.js';
 import { startMaskPool, type MaskPool } from '../parallel-mask.js';
 import { readArgs } from '../read-args.js';
-import { readLineBlocks, splitLines } from '../read-lines.js';
+import { decodeBlock, readLineBlocks, splitLines } from '../read-lines.js';
 import { jsonSafe } from '../terminal-output.js';
 
 const READ_BYTES = 1 << 20;
@@ -15,6 +15,8 @@ const WRITE_CHARS = 1 << 20;
 const USAGE = 'templates FILE|-';
 /** Lines mined on the main thread alone before masking moves to worker threads: short inputs never pay for starting them. */
 const PARALLEL_AFTER_LINES = 20_000;
+/** A file at least this long (about that many lines of a hundred bytes) starts its worker threads at once, booting while the first reads come in. */
+const PARALLEL_FILE_BYTES = 2_000_000;
 /** Batches (one per read) being masked ahead of the miner, per worker. */
 const AHEAD_PER_WORKER = 2;
 
@@ -35,9 +37,9 @@ export const templatesCommand: CliCommand = {
       io.stderr.write(`Usage: medic ${USAGE}\n`);
       return 2;
     }
-    const problem = file === '-' ? undefined : await checkReadable(file);
-    if (problem) {
-      io.stderr.write(`templates: ${problem}\n`);
+    const checked = file === '-' ? undefined : await checkReadable(file);
+    if (typeof checked === 'string') {
+      io.stderr.write(`templates: ${checked}\n`);
       return 2;
     }
 
@@ -55,14 +57,15 @@ export const templatesCommand: CliCommand = {
       // Masked batches come back in the order they were sent, so the miner sees lines in input order.
       const ahead: Promise<string[]>[] = [];
       let seen = 0;
-      let tried = false;
+      let tried = (checked?.size ?? 0) >= PARALLEL_FILE_BYTES;
+      if (tried) pool = startMaskPool(defaultMinerOptions);
       for await (const block of readLineBlocks(input)) {
         if (!tried && seen >= PARALLEL_AFTER_LINES) {
           tried = true;
           pool = startMaskPool(defaultMinerOptions);
         }
         if (!pool) {
-          const lines = splitLines(block);
+          const lines = splitLines(decodeBlock(block));
           seen += lines.length;
           for (const line of lines) record(miner.add(line));
           continue;
@@ -104,10 +107,11 @@ export const templatesCommand: CliCommand = {
   },
 };
 
-async function checkReadable(file: string): Promise<string | undefined> {
+/** The file's size, or what is wrong with it. */
+async function checkReadable(file: string): Promise<string | { size: number }> {
   try {
     const info = await stat(file);
-    return info.isDirectory() ? `${file} is a directory, not a file` : undefined;
+    return info.isDirectory() ? `${file} is a directory, not a file` : { size: info.size };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return `no such file: ${file}`;
