@@ -26,8 +26,6 @@ export function isSpace(c: number): boolean {
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
-const isSeparator = (c: number): boolean => (c < 128 ? ASCII_SEPARATOR[c] === 1 : isSpace(c));
-
 /**
  * Masks one word (no whitespace): the value of `key=`, then every piece between separators that
  * holds a digit or an already masked span, then runs of wildcards joined by punctuation
@@ -65,7 +63,7 @@ function maskPieces(w: string): string {
       const c = w.charCodeAt(i);
       if (c === CODE_DOT) {
         if (i + 1 < n && w.charCodeAt(i + 1) === CODE_DOT) break;
-      } else if (isSeparator(c)) break;
+      } else if (c < 128 ? ASCII_SEPARATOR[c] === 1 : isSpace(c)) break;
       else if ((c >= CODE_0 && c <= CODE_9) || c === CODE_MARK) variable = true;
     }
     if (variable) {
