@@ -14,7 +14,10 @@ import { decodeBlock, splitLines } from './read-lines.js';
 export interface MaskPool {
   /** Worker threads. */
   readonly size: number;
-  /** The masked keys of the lines of `block` (see `readLineBlocks`), in order: `maskMessage(line).join(' ')` each. */
+  /**
+   * The masked keys of the lines of `block` (see `readLineBlocks`), in order: `maskMessage(line).join(' ')`
+   * each. Bytes that fill their own buffer are handed over to a worker: the caller must not use them after.
+   */
   keys(block: string | Uint8Array): Promise<string[]>;
   close(): Promise<void>;
 }
@@ -22,7 +25,6 @@ export interface MaskPool {
 const ROLE = 'medic-mask-worker';
 /** Keys a worker's table holds before it starts afresh (checked between batches): bounds memory on inputs of endless shapes. */
 const MAX_TABLE_KEYS = 1 << 16;
-
 interface Request {
   id: number;
   /** Text, or UTF-8 bytes decoded here: decoding moves off the main thread with the masking. */
@@ -118,9 +120,9 @@ export function startMaskPool(limits: MaskLimits, size = availableParallelism())
         waiting.set(id, { resolve, reject });
         if (typeof block === 'string') worker.postMessage({ id, block } satisfies Request);
         else {
-          // A copy of its own, so that its memory can move to the worker rather than be cloned.
-          const bytes = new Uint8Array(block);
-          worker.postMessage({ id, block: bytes } satisfies Request, [bytes.buffer]);
+          // Memory of its own moves to the worker; a view into shared memory is copied first.
+          const bytes = block.byteOffset === 0 && block.byteLength === block.buffer.byteLength ? block : new Uint8Array(block);
+          worker.postMessage({ id, block: bytes } satisfies Request, [bytes.buffer as ArrayBuffer]);
         }
       });
     },

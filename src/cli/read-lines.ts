@@ -19,23 +19,34 @@ export async function* readLineBatches(input: Readable | NodeJS.ReadableStream):
  * its line break (the last line of the stream is given one). A stream of bytes gives blocks of
  * UTF-8 bytes, cut only after a line break byte, which never falls inside a character: decoding
  * each block alone gives what decoding the stream would. So a block can cross to a worker thread
- * as one copy of its bytes, and be decoded and split there (`decodeBlock`, `splitLines`).
+ * as its bytes, and be decoded and split there (`decodeBlock`, `splitLines`). A block of bytes
+ * owns its memory: it may be transferred to a worker.
  */
 export async function* readLineBlocks(input: Readable | NodeJS.ReadableStream): AsyncGenerator<string | Uint8Array> {
   const decoder = new StringDecoder('utf8');
   // Bytes until the stream gives text; from then on text, decoded in the order the bytes came.
-  let restBytes: Buffer | undefined = Buffer.alloc(0);
+  let restBytes: Uint8Array | undefined = new Uint8Array(0);
   let rest = '';
   for await (const chunk of input) {
     if (restBytes && typeof chunk !== 'string') {
-      let bytes: Buffer = restBytes.length > 0 ? Buffer.concat([restBytes, chunk as Buffer]) : (chunk as Buffer);
-      // A CR at the end of a read may be the first half of a CRLF split across two reads.
-      const heldCr = bytes.length > 0 && bytes[bytes.length - 1] === CR;
-      if (heldCr) bytes = bytes.subarray(0, -1);
-      const end = Math.max(bytes.lastIndexOf(LF), bytes.lastIndexOf(CR)) + 1;
-      restBytes = Buffer.from(bytes.subarray(end));
-      if (heldCr) restBytes = Buffer.concat([restBytes, Buffer.of(CR)]);
-      if (end > 0) yield bytes.subarray(0, end);
+      const bytes = chunk as Buffer;
+      if (bytes.length === 0) continue;
+      // A CR at the end of a read may be the first half of a CRLF split across two reads: it
+      // stays in the rest, searched no further.
+      const searched = bytes[bytes.length - 1] === CR ? bytes.length - 1 : bytes.length;
+      const end = searched > 0 ? Math.max(bytes.lastIndexOf(LF, searched - 1), bytes.lastIndexOf(CR, searched - 1)) + 1 : 0;
+      if (end > 0) {
+        const block = new Uint8Array(restBytes.length + end);
+        block.set(restBytes);
+        block.set(bytes.subarray(0, end), restBytes.length);
+        restBytes = owned(bytes.subarray(end));
+        yield block;
+      } else if (restBytes.length > 0 && restBytes[restBytes.length - 1] === CR) {
+        // No break in this read, but the CR held from the last one is a break: a byte follows it.
+        const block = restBytes;
+        restBytes = owned(bytes);
+        yield block;
+      } else restBytes = owned(Buffer.concat([restBytes, bytes]));
       continue;
     }
     if (restBytes) {
@@ -53,13 +64,20 @@ export async function* readLineBlocks(input: Readable | NodeJS.ReadableStream): 
   if (restBytes) {
     if (restBytes.length === 0) return;
     if (restBytes[restBytes.length - 1] === CR) restBytes[restBytes.length - 1] = LF;
-    else restBytes = Buffer.concat([restBytes, Buffer.of(LF)]);
+    else restBytes = owned(Buffer.concat([restBytes, Buffer.of(LF)]));
     yield restBytes;
     return;
   }
   rest += decoder.end();
   if (rest.endsWith('\r')) rest = rest.slice(0, -1) + '\n';
   if (rest !== '') yield rest.endsWith('\n') ? rest : `${rest}\n`;
+}
+
+/** A copy in memory of its own (never a slice of Node's shared buffer pool), so it can move to another thread. */
+function owned(bytes: Uint8Array): Uint8Array {
+  const copy = new Uint8Array(bytes.length);
+  copy.set(bytes);
+  return copy;
 }
 
 /** The text of a block from `readLineBlocks`. */

@@ -11,7 +11,7 @@ import { decodeBlock, readLineBlocks, splitLines } from '../read-lines.js';
 import { jsonSafe } from '../terminal-output.js';
 
 const READ_BYTES = 1 << 20;
-const WRITE_CHARS = 1 << 20;
+const WRITE_BYTES = 1 << 20;
 const USAGE = 'templates FILE|-';
 /** Lines mined on the main thread alone before masking moves to worker threads: short inputs never pay for starting them. */
 const PARALLEL_AFTER_LINES = 20_000;
@@ -47,9 +47,12 @@ export const templatesCommand: CliCommand = {
     const ids: string[] = [];
     // Templates as last seen, for groups the miner has since evicted to stay within its memory cap.
     const lastTemplate = new Map<string, string>();
+    let last: MinedTemplate | undefined;
     const record = (mined: MinedTemplate) => {
       ids.push(mined.groupId);
-      lastTemplate.set(mined.groupId, mined.template);
+      // Runs of one group with one template are common: note the template once per run.
+      if (mined.groupId !== last?.groupId || mined.template !== last.template) lastTemplate.set(mined.groupId, mined.template);
+      last = mined;
     };
     const input = file === '-' ? io.stdin : createReadStream(file, { highWaterMark: READ_BYTES });
     let pool: MaskPool | undefined;
@@ -83,26 +86,33 @@ export const templatesCommand: CliCommand = {
       await pool?.close();
     }
 
-    // Every line of a group prints the same JSON: serialise it once per group, not once per line.
-    const printed = new Map<string, string>();
-    let chunk: string[] = [];
-    let size = 0;
+    // Every line of a group prints the same JSON: serialise and encode it once per group, then
+    // copy its bytes for each line into large buffers, written whole.
+    const printed = new Map<string, Uint8Array>();
+    let out = Buffer.allocUnsafe(WRITE_BYTES);
+    let used = 0;
+    let lastId: string | undefined;
+    let json: Uint8Array = new Uint8Array(0);
     for (const id of ids) {
-      let json = printed.get(id);
-      if (json === undefined) {
-        const out = miner.lookup(id) ?? { groupId: id, template: lastTemplate.get(id) ?? '' };
-        json = `${jsonSafe(JSON.stringify({ group: out.groupId, template: out.template }))}\n`;
-        printed.set(id, json);
+      if (id !== lastId) {
+        lastId = id;
+        let known = printed.get(id);
+        if (known === undefined) {
+          const group = miner.lookup(id) ?? { groupId: id, template: lastTemplate.get(id) ?? '' };
+          known = Buffer.from(`${jsonSafe(JSON.stringify({ group: group.groupId, template: group.template }))}\n`);
+          printed.set(id, known);
+        }
+        json = known;
       }
-      chunk.push(json);
-      size += json.length;
-      if (size >= WRITE_CHARS) {
-        await write(io.stdout, chunk.join(''));
-        chunk = [];
-        size = 0;
+      if (used + json.length > out.length) {
+        if (used > 0) await write(io.stdout, out.subarray(0, used));
+        out = Buffer.allocUnsafe(Math.max(WRITE_BYTES, json.length));
+        used = 0;
       }
+      out.set(json, used);
+      used += json.length;
     }
-    if (chunk.length > 0) await write(io.stdout, chunk.join(''));
+    if (used > 0) await write(io.stdout, out.subarray(0, used));
     return 0;
   },
 };
@@ -119,6 +129,6 @@ async function checkReadable(file: string): Promise<string | { size: number }> {
   }
 }
 
-async function write(stream: Writable, text: string): Promise<void> {
-  if (!stream.write(text)) await once(stream, 'drain');
+async function write(stream: Writable, bytes: Uint8Array): Promise<void> {
+  if (!stream.write(bytes)) await once(stream, 'drain');
 }
