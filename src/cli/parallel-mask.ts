@@ -25,6 +25,15 @@ export interface MaskPool {
 const ROLE = 'medic-mask-worker';
 /** Keys a worker's table holds before it starts afresh (checked between batches): bounds memory on inputs of endless shapes. */
 const MAX_TABLE_KEYS = 1 << 16;
+/**
+ * Logs repeat lines word for word (heartbeats, retries, the same failure from many requests):
+ * each worker remembers the table index of this many lines, and masks a remembered line again
+ * never. Masking is a pure function of the line, so this changes nothing but the time.
+ */
+const MAX_REMEMBERED_LINES = 1 << 16;
+/** Longer lines are masked every time: they seldom repeat, and would cost memory to remember. */
+const MAX_REMEMBERED_LENGTH = 512;
+
 interface Request {
   id: number;
   /** Text, or UTF-8 bytes decoded here: decoding moves off the main thread with the masking. */
@@ -47,24 +56,36 @@ if (!isMainThread && (workerData as { role?: unknown } | null)?.role === ROLE) s
 
 function serveMasking(limits: MaskLimits): void {
   const table = new Map<string, number>();
+  const remembered = new Map<string, number>();
   // After a failed batch the main thread's copy of the table is behind: start both afresh.
   let stale = false;
   parentPort?.on('message', ({ id, block }: Request) => {
     try {
-      const reset = stale || table.size > MAX_TABLE_KEYS;
-      if (reset) table.clear();
+      const reset = stale || table.size > MAX_TABLE_KEYS || remembered.size > MAX_REMEMBERED_LINES;
+      if (reset) {
+        table.clear();
+        remembered.clear();
+      }
       stale = false;
       const lines = splitLines(decodeBlock(block));
       const order = new Uint32Array(lines.length);
       const fresh: string[] = [];
       for (let i = 0; i < lines.length; i += 1) {
-        const key = maskMessage(lines[i] as string, limits).join(' ');
+        const line = lines[i] as string;
+        const known = line.length <= MAX_REMEMBERED_LENGTH ? remembered.get(line) : undefined;
+        if (known !== undefined) {
+          order[i] = known;
+          continue;
+        }
+        const key = maskMessage(line, limits).join(' ');
         let index = table.get(key);
         if (index === undefined) {
           index = table.size;
           table.set(key, index);
           fresh.push(key);
         }
+        // A copy of the line's own: a slice would hold the whole block it was cut from in memory.
+        if (line.length <= MAX_REMEMBERED_LENGTH) remembered.set(ownCopy(line), index);
         order[i] = index;
       }
       const reply: Reply = { id, reset, fresh: fresh.join('\n'), freshCount: fresh.length, order };
@@ -74,6 +95,11 @@ function serveMasking(limits: MaskLimits): void {
       parentPort?.postMessage({ id, error: (error as Error).message } satisfies Reply);
     }
   });
+}
+
+/** The same text in a string of its own (V8 cuts a slice of the joined text, not of `line`'s parent). */
+function ownCopy(line: string): string {
+  return ` ${line}`.slice(1);
 }
 
 /**
