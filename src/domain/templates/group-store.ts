@@ -27,6 +27,8 @@ export interface GroupStore {
   oldest(): Group | undefined;
   /** The least recently used group sharing this one's length and first token, and how many share it. */
   oldestNeighbour(group: Group): { oldest: Group | undefined; size: number };
+  /** How many groups share this one's length and first token, itself included. */
+  neighbours(group: Group): number;
   byTemplate(key: string): Group | undefined;
   /** Groups that could take a message: same length, same first token or a wildcard there. */
   candidates(tokens: readonly string[]): Group[];
@@ -158,6 +160,7 @@ export function createGroupStore(maxAliases: number): GroupStore {
       const b = (group as Linked).bucket;
       return { oldest: b?.oldest, size: b?.size ?? 0 };
     },
+    neighbours: (group) => (group as Linked).bucket?.size ?? 0,
     byTemplate: (key) => exact.get(key),
     candidates(tokens) {
       const found: Group[] = [];
