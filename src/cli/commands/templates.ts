@@ -10,7 +10,8 @@ import { readArgs } from '../read-args.js';
 import { decodeBlock, readLineBlocks, splitLines } from '../read-lines.js';
 import { jsonSafe } from '../terminal-output.js';
 
-const READ_BYTES = 1 << 20;
+/** Bytes per read, and so per batch of lines: small enough that the first batch comes back from a worker soon. */
+const READ_BYTES = 1 << 18;
 const WRITE_BYTES = 1 << 20;
 const USAGE = 'templates FILE|-';
 /** Lines mined on the main thread alone before masking moves to worker threads: short inputs never pay for starting them. */
