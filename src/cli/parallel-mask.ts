@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { maskMessage, type MaskLimits } from '../domain/templates/mask-message.js';
+import { maskMessage, maskShape, type MaskLimits } from '../domain/templates/mask-message.js';
 import { decodeBlock, splitLines } from './read-lines.js';
 
 /**
@@ -26,9 +26,10 @@ const ROLE = 'medic-mask-worker';
 /** Keys a worker's table holds before it starts afresh (checked between batches): bounds memory on inputs of endless shapes. */
 const MAX_TABLE_KEYS = 1 << 16;
 /**
- * Logs repeat lines word for word (heartbeats, retries, the same failure from many requests):
- * each worker remembers the table index of this many lines, and masks a remembered line again
- * never. Masking is a pure function of the line, so this changes nothing but the time.
+ * Logs repeat lines word for word, or but for their numbers (heartbeats, retries, the same
+ * failure from many requests): each worker remembers the table index of this many line shapes
+ * (`maskShape`: lines that mask alike), and masks a line of a remembered shape again never.
+ * Masking is a pure function of the shape, so this changes nothing but the time.
  */
 const MAX_REMEMBERED_LINES = 1 << 16;
 /** Longer lines are masked every time: they seldom repeat, and would cost memory to remember. */
@@ -70,23 +71,32 @@ function serveMasking(limits: MaskLimits): void {
       const lines = splitLines(decodeBlock(block));
       const order = new Uint32Array(lines.length);
       const fresh: string[] = [];
-      for (let i = 0; i < lines.length; i += 1) {
-        const line = lines[i] as string;
-        const known = line.length <= MAX_REMEMBERED_LENGTH ? remembered.get(line) : undefined;
-        if (known !== undefined) {
-          order[i] = known;
-          continue;
-        }
-        const key = maskMessage(line, limits).join(' ');
+      const indexOf = (key: string): number => {
         let index = table.get(key);
         if (index === undefined) {
           index = table.size;
           table.set(key, index);
           fresh.push(key);
         }
-        // A copy of the line's own: a slice would hold the whole block it was cut from in memory.
-        if (line.length <= MAX_REMEMBERED_LENGTH) remembered.set(ownCopy(line), index);
-        order[i] = index;
+        return index;
+      };
+      // The line itself first (a repeat word for word costs one look-up), then its shape. Both are
+      // remembered, each in a string of its own: a slice would hold its whole block in memory.
+      const rememberedIndex = (line: string): number => {
+        const seen = remembered.get(line);
+        if (seen !== undefined) return seen;
+        const shape = maskShape(line);
+        let index = shape === line ? undefined : remembered.get(shape);
+        if (index === undefined) {
+          index = indexOf(maskMessage(line, limits).join(' '));
+          remembered.set(ownCopy(shape), index);
+        }
+        if (shape !== line) remembered.set(ownCopy(line), index);
+        return index;
+      };
+      for (let i = 0; i < lines.length; i += 1) {
+        const line = lines[i] as string;
+        order[i] = line.length <= MAX_REMEMBERED_LENGTH ? rememberedIndex(line) : indexOf(maskMessage(line, limits).join(' '));
       }
       const reply: Reply = { id, reset, fresh: fresh.join('\n'), freshCount: fresh.length, order };
       parentPort?.postMessage(reply, [order.buffer]);
@@ -97,9 +107,9 @@ function serveMasking(limits: MaskLimits): void {
   });
 }
 
-/** The same text in a string of its own (V8 cuts a slice of the joined text, not of `line`'s parent). */
-function ownCopy(line: string): string {
-  return ` ${line}`.slice(1);
+/** The same text in a string of its own (V8 cuts a slice of the joined text, not of the block `text` may be a slice of). */
+function ownCopy(text: string): string {
+  return ` ${text}`.slice(1);
 }
 
 /**

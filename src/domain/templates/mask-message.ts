@@ -80,6 +80,18 @@ const SPANS: { needs: number; hint?: string; colonsOrDashes?: number; pattern: R
 // eslint-disable-next-line no-control-regex -- matching control bytes is the point: binary input
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f]+/g;
 
+const NONZERO_DIGIT = /[1-9]/g;
+
+/**
+ * A stand-in that masks exactly as `message` does: every digit but 0 becomes 1. Masking sees
+ * digits only as a class (`\d`, hex digits, word characters) but for the 0 of a `0x` literal,
+ * never keeps a digit in a token, and cuts by position only; so messages that differ only in
+ * their numbers, digit for digit, share one shape and one masked form.
+ */
+export function maskShape(message: string): string {
+  return message.replace(NONZERO_DIGIT, '1');
+}
+
 // Words looked at per token kept: a message of 2,000 numbers costs no more than a few hundred.
 const WORDS_PER_TOKEN = 4;
 
