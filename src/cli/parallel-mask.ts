@@ -57,16 +57,17 @@ if (!isMainThread && (workerData as { role?: unknown } | null)?.role === ROLE) s
 
 function serveMasking(limits: MaskLimits): void {
   const table = new Map<string, number>();
-  const remembered = new Map<string, number>();
+  // Line (or shape) → table index. Forgetting either is always safe; the table must not change under them.
+  const rememberedLines = new Map<string, number>();
+  const rememberedShapes = new Map<string, number>();
   // After a failed batch the main thread's copy of the table is behind: start both afresh.
   let stale = false;
   parentPort?.on('message', ({ id, block }: Request) => {
     try {
-      const reset = stale || table.size > MAX_TABLE_KEYS || remembered.size > MAX_REMEMBERED_LINES;
-      if (reset) {
-        table.clear();
-        remembered.clear();
-      }
+      const reset = stale || table.size > MAX_TABLE_KEYS;
+      if (reset) table.clear();
+      if (reset || rememberedLines.size > MAX_REMEMBERED_LINES) rememberedLines.clear();
+      if (reset || rememberedShapes.size > MAX_REMEMBERED_LINES) rememberedShapes.clear();
       stale = false;
       const lines = splitLines(decodeBlock(block));
       const order = new Uint32Array(lines.length);
@@ -80,18 +81,20 @@ function serveMasking(limits: MaskLimits): void {
         }
         return index;
       };
-      // The line itself first (a repeat word for word costs one look-up), then its shape. Both are
-      // remembered, each in a string of its own: a slice would hold its whole block in memory.
+      // The line itself first (a repeat word for word costs one look-up), then its shape. Each is
+      // remembered in a string of its own: a slice would hold its whole block in memory.
       const rememberedIndex = (line: string): number => {
-        const seen = remembered.get(line);
+        const seen = rememberedLines.get(line);
         if (seen !== undefined) return seen;
         const shape = maskShape(line);
-        let index = shape === line ? undefined : remembered.get(shape);
-        if (index === undefined) {
-          index = indexOf(maskMessage(line, limits).join(' '));
-          remembered.set(ownCopy(shape), index);
-        }
-        if (shape !== line) remembered.set(ownCopy(line), index);
+        let index = rememberedShapes.get(shape);
+        if (index !== undefined) return index;
+        index = indexOf(maskMessage(line, limits).join(' '));
+        rememberedShapes.set(ownCopy(shape), index);
+        // The first line of a shape is remembered as itself too (a line without digits other than
+        // 0 is its own shape already): remembering every line would fill memory with lines that
+        // each carry numbers of their own.
+        if (shape !== line) rememberedLines.set(ownCopy(line), index);
         return index;
       };
       for (let i = 0; i < lines.length; i += 1) {
