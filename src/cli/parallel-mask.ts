@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { maskMessage, maskShape, type MaskLimits } from '../domain/templates/mask-message.js';
+import type { MaskLimits } from '../domain/templates/mask-message.js';
+import { createMaskMemo } from '../domain/templates/mask-memo.js';
 import { decodeBlock, splitLines } from './read-lines.js';
 
 /**
@@ -25,16 +26,6 @@ export interface MaskPool {
 const ROLE = 'medic-mask-worker';
 /** Keys a worker's table holds before it starts afresh (checked between batches): bounds memory on inputs of endless shapes. */
 const MAX_TABLE_KEYS = 1 << 16;
-/**
- * Logs repeat lines word for word, or but for their numbers (heartbeats, retries, the same
- * failure from many requests): each worker remembers the table index of this many line shapes
- * (`maskShape`: lines that mask alike), and masks a line of a remembered shape again never.
- * Masking is a pure function of the shape, so this changes nothing but the time.
- */
-const MAX_REMEMBERED_LINES = 1 << 16;
-/** Longer lines are masked every time: they seldom repeat, and would cost memory to remember. */
-const MAX_REMEMBERED_LENGTH = 512;
-
 interface Request {
   id: number;
   /** Text, or UTF-8 bytes decoded here: decoding moves off the main thread with the masking. */
@@ -57,49 +48,27 @@ if (!isMainThread && (workerData as { role?: unknown } | null)?.role === ROLE) s
 
 function serveMasking(limits: MaskLimits): void {
   const table = new Map<string, number>();
-  // Line (or shape) → table index. Forgetting either is always safe; the table must not change under them.
-  const rememberedLines = new Map<string, number>();
-  const rememberedShapes = new Map<string, number>();
+  // Lines that repeat, word for word or but for their numbers, are masked once (see mask-memo.ts).
+  const memo = createMaskMemo(limits);
   // After a failed batch the main thread's copy of the table is behind: start both afresh.
   let stale = false;
   parentPort?.on('message', ({ id, block }: Request) => {
     try {
       const reset = stale || table.size > MAX_TABLE_KEYS;
       if (reset) table.clear();
-      if (reset || rememberedLines.size > MAX_REMEMBERED_LINES) rememberedLines.clear();
-      if (reset || rememberedShapes.size > MAX_REMEMBERED_LINES) rememberedShapes.clear();
       stale = false;
       const lines = splitLines(decodeBlock(block));
       const order = new Uint32Array(lines.length);
       const fresh: string[] = [];
-      const indexOf = (key: string): number => {
+      for (let i = 0; i < lines.length; i += 1) {
+        const key = memo.keyOf(lines[i] as string);
         let index = table.get(key);
         if (index === undefined) {
           index = table.size;
           table.set(key, index);
           fresh.push(key);
         }
-        return index;
-      };
-      // The line itself first (a repeat word for word costs one look-up), then its shape. Each is
-      // remembered in a string of its own: a slice would hold its whole block in memory.
-      const rememberedIndex = (line: string): number => {
-        const seen = rememberedLines.get(line);
-        if (seen !== undefined) return seen;
-        const shape = maskShape(line);
-        let index = rememberedShapes.get(shape);
-        if (index !== undefined) return index;
-        index = indexOf(maskMessage(line, limits).join(' '));
-        rememberedShapes.set(ownCopy(shape), index);
-        // The first line of a shape is remembered as itself too (a line without digits other than
-        // 0 is its own shape already): remembering every line would fill memory with lines that
-        // each carry numbers of their own.
-        if (shape !== line) rememberedLines.set(ownCopy(line), index);
-        return index;
-      };
-      for (let i = 0; i < lines.length; i += 1) {
-        const line = lines[i] as string;
-        order[i] = line.length <= MAX_REMEMBERED_LENGTH ? rememberedIndex(line) : indexOf(maskMessage(line, limits).join(' '));
+        order[i] = index;
       }
       const reply: Reply = { id, reset, fresh: fresh.join('\n'), freshCount: fresh.length, order };
       parentPort?.postMessage(reply, [order.buffer]);
@@ -108,11 +77,6 @@ function serveMasking(limits: MaskLimits): void {
       parentPort?.postMessage({ id, error: (error as Error).message } satisfies Reply);
     }
   });
-}
-
-/** The same text in a string of its own (V8 cuts a slice of the joined text, not of the block `text` may be a slice of). */
-function ownCopy(text: string): string {
-  return ` ${text}`.slice(1);
 }
 
 /**
