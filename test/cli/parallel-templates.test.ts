@@ -1,9 +1,11 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createReadStream, existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOGHUB_DIR, loadLoghub } from '../../bench/loghub.js';
 import { runCliWith } from '../support/cli-io.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -48,4 +50,38 @@ describe('templates over a long input', () => {
     expect(groups.size).toBeGreaterThan(5);
     expect(groups.size).toBeLessThan(40);
   }, 60_000);
+
+  it('prints the same from standard input, where workers start only once enough lines have come', async () => {
+    const fromFile = await run(process.execPath, [join(ROOT, 'dist/cli/medic.js'), 'templates', file], { maxBuffer: 64 << 20 });
+    const fromStdin = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [join(ROOT, 'dist/cli/medic.js'), 'templates', '-'], { stdio: ['pipe', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+      child.once('error', reject);
+      child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`exited ${code}`))));
+      createReadStream(file).pipe(child.stdin);
+    });
+    expect(fromStdin).toBe(fromFile.stdout);
+  }, 60_000);
 });
+
+describe.skipIf(!existsSync(LOGHUB_DIR))('templates over the Loghub samples, three times over', () => {
+  let dir: string;
+  let file: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'medic-templates-loghub-'));
+    file = join(dir, 'loghub.txt');
+    const once = (await loadLoghub()).flatMap((s) => s.rows.map((r) => r.content.replace(/[\r\n]+/g, ' ')));
+    await writeFile(file, `${[...once, ...once, ...once].join('\n')}\n`);
+  });
+  afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+  it('groups every line as one thread masking every line itself does, repeats remembered by the workers included', async () => {
+    const compiled = await run(process.execPath, [join(ROOT, 'dist/cli/medic.js'), 'templates', file], { maxBuffer: 64 << 20 });
+    const oneThread = await runCliWith({}, 'templates', file);
+    expect(oneThread.code).toBe(0);
+    expect(compiled.stdout.split('\n')).toHaveLength(60_001);
+    expect(compiled.stdout).toBe(oneThread.out);
+  }, 120_000);
+});
+

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultMaskLimits, maskMessage } from '../../src/domain/templates/mask-message.js';
+import { defaultMaskLimits, maskMessage, maskShape } from '../../src/domain/templates/mask-message.js';
 
 const masked = (message: string): string => maskMessage(message).join(' ');
 
@@ -54,4 +54,23 @@ describe('maskMessage', () => {
     expect(maskMessage('')).toEqual([]);
     expect(maskMessage(' \t ')).toEqual([]);
   });
+
+  it('masks a message as its shape: numbers may differ digit for digit, a 0 stays a 0', () => {
+    expect(maskShape('blk_-9023 from 10.250.19.102:50010 took 37ms, 0x7f')).toBe('blk_-1011 from 10.110.11.101:10010 took 11ms, 0x1f');
+    expect(masked('hex 0x1f')).toBe('hex <*>');
+    let seed = 13;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    // Spans, key=value, lists, times, addresses, hex and plain digits, cut by tight limits as well.
+    const parts = ['0x1f', '0X9', '1x2', '10.0.0.1', ':8080', 'ab:cd:ef:01:23:45', '2024-01-02T03:04:05Z', '12ms', '5 KB', '[1, 2, 3]', '/usr/lib/x9', 'blk_-123', 'Jul 1 12:34:56', 'deadbeef-dead-beef-dead-beefdeadbeef', 'x=12', 'a=0x9', ' ', ' ', '.', '..', '-', '=', '"', '0', '7', 'a', 'T', 'Z', '<*>', 'user42'];
+    const tight = { maxMessageLength: 40, maxTokens: 6, maxTokenLength: 9 };
+    for (let n = 0; n < 5_000; n += 1) {
+      const message = Array.from({ length: random(16) }, () => parts[random(parts.length)] as string).join('');
+      expect(maskMessage(maskShape(message)), message).toEqual(maskMessage(message));
+      expect(maskMessage(maskShape(message), tight), message).toEqual(maskMessage(message, tight));
+    }
+  });
 });
+

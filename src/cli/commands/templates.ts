@@ -7,14 +7,17 @@ import { createTemplateMiner, type MinedTemplate } from '../../domain/templates/
 import type { CliCommand } from '../command.js';
 import { startMaskPool, type MaskPool } from '../parallel-mask.js';
 import { readArgs } from '../read-args.js';
-import { readLineBatches } from '../read-lines.js';
+import { decodeBlock, readLineBlocks, splitLines } from '../read-lines.js';
 import { jsonSafe } from '../terminal-output.js';
 
-const READ_BYTES = 1 << 20;
-const WRITE_CHARS = 1 << 20;
+/** Bytes per read, and so per batch of lines: small enough that the first batch comes back from a worker soon. */
+const READ_BYTES = 1 << 18;
+const WRITE_BYTES = 1 << 20;
 const USAGE = 'templates FILE|-';
 /** Lines mined on the main thread alone before masking moves to worker threads: short inputs never pay for starting them. */
 const PARALLEL_AFTER_LINES = 20_000;
+/** A file at least this long (about that many lines of a hundred bytes) starts its worker threads at once, booting while the first reads come in. */
+const PARALLEL_FILE_BYTES = 2_000_000;
 /** Batches (one per read) being masked ahead of the miner, per worker. */
 const AHEAD_PER_WORKER = 2;
 
@@ -35,9 +38,9 @@ export const templatesCommand: CliCommand = {
       io.stderr.write(`Usage: medic ${USAGE}\n`);
       return 2;
     }
-    const problem = file === '-' ? undefined : await checkReadable(file);
-    if (problem) {
-      io.stderr.write(`templates: ${problem}\n`);
+    const checked = file === '-' ? undefined : await checkReadable(file);
+    if (typeof checked === 'string') {
+      io.stderr.write(`templates: ${checked}\n`);
       return 2;
     }
 
@@ -45,9 +48,12 @@ export const templatesCommand: CliCommand = {
     const ids: string[] = [];
     // Templates as last seen, for groups the miner has since evicted to stay within its memory cap.
     const lastTemplate = new Map<string, string>();
+    let last: MinedTemplate | undefined;
     const record = (mined: MinedTemplate) => {
       ids.push(mined.groupId);
-      lastTemplate.set(mined.groupId, mined.template);
+      // Runs of one group with one template are common: note the template once per run.
+      if (mined.groupId !== last?.groupId || mined.template !== last.template) lastTemplate.set(mined.groupId, mined.template);
+      last = mined;
     };
     const input = file === '-' ? io.stdin : createReadStream(file, { highWaterMark: READ_BYTES });
     let pool: MaskPool | undefined;
@@ -55,18 +61,20 @@ export const templatesCommand: CliCommand = {
       // Masked batches come back in the order they were sent, so the miner sees lines in input order.
       const ahead: Promise<string[]>[] = [];
       let seen = 0;
-      let tried = false;
-      for await (const lines of readLineBatches(input)) {
+      let tried = (checked?.size ?? 0) >= PARALLEL_FILE_BYTES;
+      if (tried) pool = startMaskPool(defaultMinerOptions);
+      for await (const block of readLineBlocks(input)) {
         if (!tried && seen >= PARALLEL_AFTER_LINES) {
           tried = true;
           pool = startMaskPool(defaultMinerOptions);
         }
-        seen += lines.length;
         if (!pool) {
+          const lines = splitLines(decodeBlock(block));
+          seen += lines.length;
           for (const line of lines) record(miner.add(line));
           continue;
         }
-        const batch = pool.keys(lines);
+        const batch = pool.keys(block);
         batch.catch(() => undefined); // awaited below, in order; a failure surfaces there
         ahead.push(batch);
         while (ahead.length > pool.size * AHEAD_PER_WORKER) for (const key of await (ahead.shift() as Promise<string[]>)) record(miner.addMasked(key));
@@ -79,34 +87,42 @@ export const templatesCommand: CliCommand = {
       await pool?.close();
     }
 
-    // Every line of a group prints the same JSON: serialise it once per group, not once per line.
-    const printed = new Map<string, string>();
-    let chunk: string[] = [];
-    let size = 0;
+    // Every line of a group prints the same JSON: serialise and encode it once per group, then
+    // copy its bytes for each line into large buffers, written whole.
+    const printed = new Map<string, Uint8Array>();
+    let out = Buffer.allocUnsafe(WRITE_BYTES);
+    let used = 0;
+    let lastId: string | undefined;
+    let json: Uint8Array = new Uint8Array(0);
     for (const id of ids) {
-      let json = printed.get(id);
-      if (json === undefined) {
-        const out = miner.lookup(id) ?? { groupId: id, template: lastTemplate.get(id) ?? '' };
-        json = `${jsonSafe(JSON.stringify({ group: out.groupId, template: out.template }))}\n`;
-        printed.set(id, json);
+      if (id !== lastId) {
+        lastId = id;
+        let known = printed.get(id);
+        if (known === undefined) {
+          const group = miner.lookup(id) ?? { groupId: id, template: lastTemplate.get(id) ?? '' };
+          known = Buffer.from(`${jsonSafe(JSON.stringify({ group: group.groupId, template: group.template }))}\n`);
+          printed.set(id, known);
+        }
+        json = known;
       }
-      chunk.push(json);
-      size += json.length;
-      if (size >= WRITE_CHARS) {
-        await write(io.stdout, chunk.join(''));
-        chunk = [];
-        size = 0;
+      if (used + json.length > out.length) {
+        if (used > 0) await write(io.stdout, out.subarray(0, used));
+        out = Buffer.allocUnsafe(Math.max(WRITE_BYTES, json.length));
+        used = 0;
       }
+      out.set(json, used);
+      used += json.length;
     }
-    if (chunk.length > 0) await write(io.stdout, chunk.join(''));
+    if (used > 0) await write(io.stdout, out.subarray(0, used));
     return 0;
   },
 };
 
-async function checkReadable(file: string): Promise<string | undefined> {
+/** The file's size, or what is wrong with it. */
+async function checkReadable(file: string): Promise<string | { size: number }> {
   try {
     const info = await stat(file);
-    return info.isDirectory() ? `${file} is a directory, not a file` : undefined;
+    return info.isDirectory() ? `${file} is a directory, not a file` : { size: info.size };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return `no such file: ${file}`;
@@ -114,6 +130,6 @@ async function checkReadable(file: string): Promise<string | undefined> {
   }
 }
 
-async function write(stream: Writable, text: string): Promise<void> {
-  if (!stream.write(text)) await once(stream, 'drain');
+async function write(stream: Writable, bytes: Uint8Array): Promise<void> {
+  if (!stream.write(bytes)) await once(stream, 'drain');
 }

@@ -27,6 +27,8 @@ export interface GroupStore {
   oldest(): Group | undefined;
   /** The least recently used group sharing this one's length and first token, and how many share it. */
   oldestNeighbour(group: Group): { oldest: Group | undefined; size: number };
+  /** How many groups share this one's length and first token, itself included. */
+  neighbours(group: Group): number;
   byTemplate(key: string): Group | undefined;
   /** Groups that could take a message: same length, same first token or a wildcard there. */
   candidates(tokens: readonly string[]): Group[];
@@ -47,57 +49,123 @@ function bucketKey(length: number, first: string): string {
   return `${length}\u0000${first}`;
 }
 
-export function createGroupStore(maxAliases: number): GroupStore {
-  // Map and Set order is recency order: touching re-inserts at the end, eviction takes the first.
-  const live = new Map<string, Group>();
-  const exact = new Map<string, Group>();
-  const buckets = new Map<string, Set<Group>>();
-  const retired = new Map<string, string>();
-  // The group inserted or touched last is already at the end of both orders: floods touch it again and again.
-  let newest: Group | undefined;
+/**
+ * Recency is kept in two doubly linked lists threaded through the groups themselves — all live
+ * groups, and the groups of each bucket — so that filing a message (touch, cap check) costs a few
+ * pointer moves rather than hash-map deletes and re-inserts.
+ */
+interface Bucket {
+  readonly key: string;
+  size: number;
+  oldest: Linked | undefined;
+  newest: Linked | undefined;
+}
 
-  const bucketOf = (group: Group): string => bucketKey(group.tokens.length, group.tokens[0] ?? '');
+interface Linked extends Group {
+  older: Linked | undefined;
+  newer: Linked | undefined;
+  bucket: Bucket | undefined;
+  bucketOlder: Linked | undefined;
+  bucketNewer: Linked | undefined;
+}
+
+export function createGroupStore(maxAliases: number): GroupStore {
+  const live = new Map<string, Linked>();
+  const exact = new Map<string, Group>();
+  const buckets = new Map<string, Bucket>();
+  const retired = new Map<string, string>();
+  let oldest: Linked | undefined;
+  let newest: Linked | undefined;
+
+  const unlink = (g: Linked): void => {
+    if (g.older) g.older.newer = g.newer;
+    else oldest = g.newer;
+    if (g.newer) g.newer.older = g.older;
+    else newest = g.older;
+    g.older = undefined;
+    g.newer = undefined;
+  };
+  const append = (g: Linked): void => {
+    g.older = newest;
+    g.newer = undefined;
+    if (newest) newest.newer = g;
+    else oldest = g;
+    newest = g;
+  };
+  const unlinkFromBucket = (g: Linked, b: Bucket): void => {
+    if (g.bucketOlder) g.bucketOlder.bucketNewer = g.bucketNewer;
+    else b.oldest = g.bucketNewer;
+    if (g.bucketNewer) g.bucketNewer.bucketOlder = g.bucketOlder;
+    else b.newest = g.bucketOlder;
+    g.bucketOlder = undefined;
+    g.bucketNewer = undefined;
+  };
+  const appendToBucket = (g: Linked, b: Bucket): void => {
+    g.bucketOlder = b.newest;
+    g.bucketNewer = undefined;
+    if (b.newest) b.newest.bucketNewer = g;
+    else b.oldest = g;
+    b.newest = g;
+  };
+  const collect = (b: Bucket | undefined, into: Group[]): void => {
+    for (let g = b?.oldest; g; g = g.bucketNewer) into.push(g);
+  };
 
   return {
     get size() {
       return live.size;
     },
     insert(group) {
-      live.set(group.id, group);
-      exact.set(group.template, group);
-      const key = bucketOf(group);
-      const bucket = buckets.get(key);
-      if (bucket) bucket.add(group);
-      else buckets.set(key, new Set([group]));
-      newest = group;
+      const g = group as Linked;
+      live.set(g.id, g);
+      exact.set(g.template, g);
+      append(g);
+      const key = bucketKey(g.tokens.length, g.tokens[0] ?? '');
+      let b = buckets.get(key);
+      if (!b) {
+        b = { key, size: 0, oldest: undefined, newest: undefined };
+        buckets.set(key, b);
+      }
+      g.bucket = b;
+      appendToBucket(g, b);
+      b.size += 1;
     },
     remove(group) {
-      if (newest === group) newest = undefined;
-      live.delete(group.id);
-      if (exact.get(group.template) === group) exact.delete(group.template);
-      const bucketId = bucketOf(group);
-      const bucket = buckets.get(bucketId);
-      bucket?.delete(group);
-      if (bucket?.size === 0) buckets.delete(bucketId);
+      const g = group as Linked;
+      if (live.get(g.id) !== g) return;
+      live.delete(g.id);
+      if (exact.get(g.template) === g) exact.delete(g.template);
+      unlink(g);
+      const b = g.bucket as Bucket;
+      unlinkFromBucket(g, b);
+      b.size -= 1;
+      if (b.size === 0) buckets.delete(b.key);
+      g.bucket = undefined;
     },
     touch(group) {
-      if (newest === group) return;
-      newest = group;
-      live.delete(group.id);
-      live.set(group.id, group);
-      const bucket = buckets.get(bucketOf(group));
-      bucket?.delete(group);
-      bucket?.add(group);
+      const g = group as Linked;
+      const b = g.bucket;
+      if (!b) return;
+      if (newest !== g) {
+        unlink(g);
+        append(g);
+      }
+      if (b.newest !== g) {
+        unlinkFromBucket(g, b);
+        appendToBucket(g, b);
+      }
     },
-    oldest: () => live.values().next().value,
+    oldest: () => oldest,
     oldestNeighbour(group) {
-      const bucket = buckets.get(bucketOf(group));
-      return { oldest: bucket?.values().next().value, size: bucket?.size ?? 0 };
+      const b = (group as Linked).bucket;
+      return { oldest: b?.oldest, size: b?.size ?? 0 };
     },
+    neighbours: (group) => (group as Linked).bucket?.size ?? 0,
     byTemplate: (key) => exact.get(key),
     candidates(tokens) {
-      const found = [...(buckets.get(bucketKey(tokens.length, tokens[0] ?? '')) ?? [])];
-      if (tokens[0] !== WILDCARD) found.push(...(buckets.get(bucketKey(tokens.length, WILDCARD)) ?? []));
+      const found: Group[] = [];
+      collect(buckets.get(bucketKey(tokens.length, tokens[0] ?? '')), found);
+      if (tokens[0] !== WILDCARD) collect(buckets.get(bucketKey(tokens.length, WILDCARD)), found);
       return found;
     },
     retemplate(group, tokens) {
@@ -129,7 +197,13 @@ export function createGroupStore(maxAliases: number): GroupStore {
       return undefined;
     },
     isTaken: (id) => live.has(id) || retired.has(id),
-    groups: () => live.values(),
+    *groups() {
+      for (let g = oldest; g; ) {
+        const next: Linked | undefined = g.newer;
+        yield g;
+        g = next;
+      }
+    },
     aliases: () => retired.entries(),
   };
 }

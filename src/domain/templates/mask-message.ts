@@ -1,4 +1,7 @@
-export const WILDCARD = '<*>';
+import { maskWord } from './mask-word.js';
+import { WILDCARD } from './wildcard.js';
+
+export { WILDCARD };
 
 export interface MaskLimits {
   /** Characters of a message looked at; the rest is ignored (a 1 MB line costs no more than this). */
@@ -14,27 +17,51 @@ export const defaultMaskLimits: MaskLimits = { maxMessageLength: 4096, maxTokens
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
 const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
 
+// Characters a span cannot match without, noted in one pass over the message.
+const HAS_CONTROL = 1;
+const HAS_DIGIT = 2;
+const HAS_COLON = 4;
+const HAS_EQUALS = 8;
+const HAS_DASH = 16;
+const HAS_SLASH = 32;
+const HAS_AT = 64;
+const HAS_BACKSLASH = 128;
+const CODE_COLON = 58;
+const CODE_DASH = 45;
+const CHARACTER_FLAGS = new Uint8Array(128);
+for (let c = 0; c < 32; c += 1) if (c <= 8 || c >= 14) CHARACTER_FLAGS[c] = HAS_CONTROL;
+CHARACTER_FLAGS[127] = HAS_CONTROL;
+for (let c = 48; c <= 57; c += 1) CHARACTER_FLAGS[c] = HAS_DIGIT;
+CHARACTER_FLAGS[CODE_COLON] = HAS_COLON;
+CHARACTER_FLAGS['='.charCodeAt(0)] = HAS_EQUALS;
+CHARACTER_FLAGS[CODE_DASH] = HAS_DASH;
+CHARACTER_FLAGS['/'.charCodeAt(0)] = HAS_SLASH;
+CHARACTER_FLAGS['@'.charCodeAt(0)] = HAS_AT;
+CHARACTER_FLAGS['\\'.charCodeAt(0)] = HAS_BACKSLASH;
+
 // Spans that are variable as a whole and may hold spaces or the separators words are cut at, in
-// the order they are masked. A span runs only when its hint is in the message (or, for spans
-// that cannot match without a digit, when the message holds one), and each pattern opens with a
-// lookahead on its first character: both keep masking cheap on long messages.
-const SPANS: { hint?: string; needsDigit?: boolean; pattern: RegExp }[] = [
-  { hint: '://', pattern: /[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s"'<>]+/g }, // url
-  { hint: '@', pattern: /[\w.+-]+@[a-zA-Z][\w-]*(?:\.[\w-]+)+/g }, // email
-  { hint: '=', pattern: /(?<==)(?:"[^"]*"|'[^']*')/g }, // quoted value of key=value
-  { hint: ':\\', pattern: /\b[A-Za-z]:\\[^\s,;'"]*/g }, // windows path
-  { hint: '-', pattern: /\b(?=[0-9a-fA-F]{8}-)[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}/g }, // uuid
+// the order they are masked. A span runs only when the message holds every character it cannot
+// match without (`needs`, and `hint` where one character says too little; a mac address needs
+// five `:` or `-`), and each pattern opens with a lookahead on its first character: both keep
+// masking cheap on long messages. Masking a span only takes characters away and puts `<*>`
+// (none of those) in, so what the message lacked at the start it lacks at every later span.
+const SPANS: { needs: number; hint?: string; colonsOrDashes?: number; pattern: RegExp }[] = [
+  { needs: HAS_COLON | HAS_SLASH, hint: '://', pattern: /[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s"'<>]+/g }, // url
+  { needs: HAS_AT, pattern: /[\w.+-]+@[a-zA-Z][\w-]*(?:\.[\w-]+)+/g }, // email
+  { needs: HAS_EQUALS, pattern: /(?<==)(?:"[^"]*"|'[^']*')/g }, // quoted value of key=value
+  { needs: HAS_COLON | HAS_BACKSLASH, hint: ':\\', pattern: /\b[A-Za-z]:\\[^\s,;'"]*/g }, // windows path
+  { needs: HAS_DASH, pattern: /\b(?=[0-9a-fA-F]{8}-)[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}/g }, // uuid
   {
     // ctime or syslog time: "Fri Jul 1 12:34:56 PDT 2005", "Jul 1 12:34:56"
-    needsDigit: true,
+    needs: HAS_DIGIT | HAS_COLON,
     pattern: new RegExp(
       `\\b(?=[A-Z])(?:${DAY},?\\s+)?${MONTH}\\s+\\d{1,2},?\\s+(?:\\d{4}\\s+)?\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\s+[A-Z]{2,5}\\b)?(?:\\s+\\d{4}\\b)?`,
       'g',
     ),
   },
-  { pattern: /\b(?=[0-9a-fA-F]{2}[:-])[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){5}\b/g }, // mac
+  { needs: 0, colonsOrDashes: 5, pattern: /\b(?=[0-9a-fA-F]{2}[:-])[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){5}\b/g }, // mac
   {
-    needsDigit: true,
+    needs: HAS_DIGIT,
     pattern: new RegExp(
       `(?=[-\\d[])(?:${[
         /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/, // iso datetime
@@ -48,25 +75,23 @@ const SPANS: { hint?: string; needsDigit?: boolean; pattern: RegExp }[] = [
       'g',
     ),
   },
-  { hint: '/', pattern: /(?<![\w.])(?:\.{1,2}|~)?(?:\/[\w.$@+-]*){2,}/g }, // unix path
+  { needs: HAS_SLASH, pattern: /(?<![\w.])(?:\.{1,2}|~)?(?:\/[\w.$@+-]*){2,}/g }, // unix path
 ];
 // eslint-disable-next-line no-control-regex -- matching control bytes is the point: binary input
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f]+/g;
-const DIGIT = /\d/;
 
-// Inside a word: the value of `key=`, then every piece between separators that holds a digit or
-// an already masked span ("node-<*>", "blk_-42"). A run of dots is filler ("depth.....0").
-// Booleans stay: `force=true` and `force=false` are usually different code paths.
-const KEY_VALUE = /(?<=[A-Za-z_][\w.-]*=)(?!(?:true|false|null)(?:[,;&)\]}\s]|$))[^,;&)\]}\s]+/gi;
-const MAY_MASK = /[\d=]|<\*>/;
-const MASKED = /<\*>/g;
-const MARK = '\u0001';
-// Maximal runs only, tested afterwards: a pattern that must find a digit inside backtracks
-// quadratically on long digit-free words.
-const PIECE = /(?:[^=:,(){}[\]|"';<>\s.]|\.(?!\.))+/g;
-// eslint-disable-next-line no-control-regex -- \u0001 stands in for an already masked span
-const VARIABLE_PIECE = /[\d\u0001]/;
-const JOINED_WILDCARDS = /<\*>(?:[-.:_/,+#~]+<\*>)+/g;
+const NONZERO_DIGIT = /[1-9]/g;
+
+/**
+ * A stand-in that masks exactly as `message` does: every digit but 0 becomes 1. Masking sees
+ * digits only as a class (`\d`, hex digits, word characters) but for the 0 of a `0x` literal,
+ * never keeps a digit in a token, and cuts by position only; so messages that differ only in
+ * their numbers, digit for digit, share one shape and one masked form.
+ */
+export function maskShape(message: string): string {
+  return message.replace(NONZERO_DIGIT, '1');
+}
+
 // Words looked at per token kept: a message of 2,000 numbers costs no more than a few hundred.
 const WORDS_PER_TOKEN = 4;
 
@@ -77,11 +102,18 @@ const WORDS_PER_TOKEN = 4;
  */
 export function maskMessage(message: string, limits: MaskLimits = defaultMaskLimits): string[] {
   const text = message.length > limits.maxMessageLength ? message.slice(0, limits.maxMessageLength) : message;
-  let masked = text.replace(CONTROL, ' ');
-  const hasDigit = DIGIT.test(masked);
-  for (const { hint, needsDigit, pattern } of SPANS) {
-    if (needsDigit && !hasDigit) continue;
-    if (hint === undefined || masked.includes(hint)) masked = masked.replace(pattern, WILDCARD);
+  let present = 0;
+  let colonsOrDashes = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c >= 128) continue;
+    present |= CHARACTER_FLAGS[c] as number;
+    if (c === CODE_COLON || c === CODE_DASH) colonsOrDashes += 1;
+  }
+  let masked = present & HAS_CONTROL ? text.replace(CONTROL, ' ') : text;
+  for (const span of SPANS) {
+    if ((present & span.needs) !== span.needs || colonsOrDashes < (span.colonsOrDashes ?? 0)) continue;
+    if (span.hint === undefined || masked.includes(span.hint)) masked = masked.replace(span.pattern, WILDCARD);
   }
   const words = masked.split(/\s+/, limits.maxTokens * WORDS_PER_TOKEN);
   const tokens: string[] = [];
@@ -92,15 +124,6 @@ export function maskMessage(message: string, limits: MaskLimits = defaultMaskLim
     collapseRepeat(tokens);
   }
   return tokens;
-}
-
-function maskWord(word: string): string {
-  if (word === WILDCARD || !MAY_MASK.test(word)) return word;
-  return word
-    .replace(KEY_VALUE, WILDCARD)
-    .replace(MASKED, MARK)
-    .replace(PIECE, (piece) => (VARIABLE_PIECE.test(piece) ? WILDCARD : piece))
-    .replace(JOINED_WILDCARDS, WILDCARD);
 }
 
 // "<*> <*>" → "<*>", and "<*> <ok> <*> <ok>" → "<*> <ok>": a repeated unit that holds a value.

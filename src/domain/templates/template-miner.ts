@@ -103,21 +103,20 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
   }
 
   function evictBeyondCaps(group: Group): void {
-    for (let n = store.oldestNeighbour(group); n.size > config.maxGroupsPerBucket; n = store.oldestNeighbour(group)) {
-      store.remove(n.oldest as Group);
-    }
+    while (store.neighbours(group) > config.maxGroupsPerBucket) store.remove(store.oldestNeighbour(group).oldest as Group);
     while (store.size > config.maxGroups) store.remove(store.oldest() as Group);
   }
 
   function add(message: string): MinedTemplate {
     const tokens = maskMessage(message, config);
-    return file(templateKey(tokens), () => tokens);
+    return file(templateKey(tokens), tokens);
   }
 
-  function file(key: string, tokensOf: () => string[]): MinedTemplate {
+  /** `tokens` are the key's, split at spaces when not given. */
+  function file(key: string, given?: string[]): MinedTemplate {
     let group = store.byTemplate(key);
     if (!group) {
-      const tokens = tokensOf();
+      const tokens = given ?? (key === '' ? [] : key.split(' '));
       const kinds = kindsOf(tokens);
       const best = findBest({ tokens, kinds });
       if (!best) group = foldSiblings(createGroup(tokens, kinds, key));
@@ -143,7 +142,7 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
 
   return {
     add,
-    addMasked: (key) => file(key, () => (key === '' ? [] : key.split(' '))),
+    addMasked: (key) => file(key),
     lookup(groupId) {
       const group = store.resolve(groupId);
       return group && { groupId: group.id, template: group.template };
