@@ -1,8 +1,8 @@
 /**
  * The storm of issue 4, end to end on the embedded defaults: 100,000 error events of 20 families
- * (variable ids, numbers and Node stack traces) land in the log directory, one poll reads them,
- * and the real queues and workers make 20 incidents, 20 analyses (scripted model) and 20 cards.
- * Headline (median of 5 storms): storm_seconds (files written → 20th card posted),
+ * (variable ids, numbers and Node stack traces) land in the log directory of a running Medic, one
+ * poll tick reads them, and the real queues and workers make 20 incidents, 20 analyses (scripted
+ * model) and 20 cards. Headline (median of 5 storms): storm_seconds (files written → 20th card posted),
  * storm_incidents, first_card_seconds (files written → the first card: incidents are analysed
  * while the rest of the storm is still ingested), ingest_events_per_s, and
  * analysis_overhead_ms_p50 — Medic's own time for one incident's analysis job (its nine steps:
@@ -39,16 +39,21 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 async function runStorm(): Promise<Storm> {
   const world = await createWorld({ llm: 'scripted' });
   try {
+    // Medic is up (remotes seeded, clones synced, documents indexed, its first poll done) when
+    // the storm lands; the storm is what one poll tick then reads.
+    const medic = await world.startMedic();
+    await medic.startWorkers();
+    await world.waitFor(async () => (await medic.poll.checkpoints.get(medic.poll.source.name)) ?? undefined, 'the first poll', 60_000);
     const chunks = stormLines({ total: EVENTS });
     for (const [i, chunk] of chunks.entries()) await world.writeLogs(`storm-${i}.jsonl`, chunk);
-    const medic = await world.startMedic();
+    const transcript = `${world.prefix}console:transcript`;
+    const postedBefore = await world.redis.llen(transcript);
     const started = performance.now();
-    await medic.startWorkers();
+    await medic.queues.poll.add('poll', {});
     let ingestedAt = 0;
     let firstCardAt = 0;
-    const transcript = `${world.prefix}console:transcript`;
     const incidents = await world.waitFor(async () => {
-      if (!firstCardAt && (await world.redis.llen(transcript)) > 0) firstCardAt = performance.now();
+      if (!firstCardAt && (await world.redis.llen(transcript)) > postedBefore) firstCardAt = performance.now();
       const all = await medic.store.list();
       if (!ingestedAt && all.length > 0) {
         const counts = await Promise.all(all.map(async (i) => (await medic.store.stats(i.id))?.count ?? 0));
