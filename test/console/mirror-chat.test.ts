@@ -34,7 +34,7 @@ describe('the terminal mirror', () => {
     await chat.replyInThread(ref, 'reply:1', { text: 'Pushed branch fix/x', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '🌿 Pushed branch `fix/x`' } }] });
     const lines = text().trim().split('\n');
     expect(lines).toEqual([
-      'medic · card posted  inc-checkout-1  RangeError: Invalid discount <*>',
+      'medic · card posted: Analysing  inc-checkout-1  RangeError: Invalid discount <*>',
       'medic · card updated: Awaiting approval  inc-checkout-1  RangeError: Invalid discount <*>',
       'medic · thread reply  inc-checkout-1  Pushed branch fix/x',
     ]);

@@ -4,7 +4,7 @@ import { renderBlocks, summarizeCard } from './render-blocks.js';
 
 /**
  * Mirrors what a chat adapter posts to a terminal, so `npm start` on the sandbox shows what
- * happens: one line per card event (`posted`, `updated: <status>`, `thread reply`), and the whole
+ * happens: one line per card event (`posted: <status>`, `updated: <status>`, `thread reply`), and the whole
  * card only when asked (`npm start -- --verbose`, or `npm run medic -- show <id>` at any time).
  * An update whose line would repeat the last one (a count refresh) prints nothing.
  */
@@ -17,7 +17,7 @@ export function mirrorToConsole(chat: Chat, out: Writable, options: { verbose?: 
     if (event !== 'thread reply' && card.id) cardIds.set(cardKey, card.id);
     const line = event === 'thread reply'
       ? `medic · thread reply  ${card.id ?? cardIds.get(cardKey) ?? ''}  ${card.headline}`
-      : `medic · card ${event === 'posted' ? 'posted' : `updated: ${card.status ?? 'changed'}`}  ${card.id ?? ''}  ${card.headline}`;
+      : `medic · card ${event === 'posted' ? `posted${card.status ? `: ${card.status}` : ''}` : `updated: ${card.status ?? 'changed'}`}  ${card.id ?? ''}  ${card.headline}`;
     const full = options.verbose ? `${renderBlocks(message).split('\n').map((l) => `│ ${l}`).join('\n')}\n` : '';
     // Without --verbose an update is news only when the status moved; with it, when the card changed.
     const seen = options.verbose ? full : card.status ?? card.headline;
