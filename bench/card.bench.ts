@@ -17,14 +17,12 @@ import { startRuntime } from '../src/app/start-runtime.js';
 import { startWebRole } from '../src/app/start-web-role.js';
 import { measureText } from '../src/presenters/block-limits.js';
 import { ROOT, checkoutErrorLines, createWorld, discountFailureLines } from '../test/support/medic-world.js';
-import type { BenchReport } from './report.js';
+import { median, type BenchReport } from './report.js';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const RENDERS = 3;
 
 interface CardSize { set: string; ts: string; title: string; blocks: number; chars: number; heightPx: number }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 async function measureSet(set: string, llm: 'offline' | 'scripted', logs: { dir?: string; text?: string }): Promise<CardSize[]> {
   const world = await createWorld({ llm });

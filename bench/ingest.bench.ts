@@ -10,14 +10,12 @@ import { cpus, loadavg } from 'node:os';
 import { createWorld } from '../test/support/medic-world.js';
 import { stormLines } from '../test/support/storm-events.js';
 import { pollOnce } from '../jobs/poll.js';
-import type { BenchReport } from './report.js';
+import { BENCH_RUNS, median, type BenchReport } from './report.js';
 
 const EVENTS = Number(process.env.MEDIC_BENCH_EVENTS ?? 100_000);
-const RUNS = Number(process.env.MEDIC_BENCH_RUNS ?? 5);
+const RUNS = BENCH_RUNS;
 
 interface Run { pollMs: number; ingestCpuMs: number; created: number; absorbed: number }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 async function runOnce(): Promise<Run> {
   const world = await createWorld({ llm: 'scripted' });

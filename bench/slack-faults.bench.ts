@@ -10,12 +10,12 @@
 import { cpus, loadavg } from 'node:os';
 import { presentIncidentCard } from '../src/presenters/incident-card.js';
 import { createSlackFaultWorld } from '../test/support/slack-fault-world.js';
-import type { BenchReport } from './report.js';
+import { BENCH_RUNS, median, type BenchReport } from './report.js';
 
 const INCIDENTS = 30;
 const STORM_S = 10;
 const CALLS_PER_S = 10;
-const RUNS = Number(process.env.MEDIC_BENCH_RUNS ?? 5);
+const RUNS = BENCH_RUNS;
 
 interface Run {
   cardsPerIncident: number;
@@ -26,8 +26,6 @@ interface Run {
   analysesDuringStorm: number;
   secondsToLastCard: number;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 async function runOnce(): Promise<Run> {
   const world = await createSlackFaultWorld({ callsPerSecond: CALLS_PER_S, retryMinMs: 200, retryMaxMs: 5_000 });

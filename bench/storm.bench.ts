@@ -15,12 +15,11 @@ import { cpus, loadavg } from 'node:os';
 import { pollOnce } from '../jobs/poll.js';
 import { cardsDelivered, createWorld } from '../test/support/medic-world.js';
 import { stormLines } from '../test/support/storm-events.js';
-import type { BenchReport } from './report.js';
+import { BENCH_RUNS, median, type BenchReport } from './report.js';
 
 const EVENTS = 100_000;
 const FAMILIES = 20;
-// MEDIC_BENCH_RUNS shortens a look on a busy machine; the figures to quote are the default 5.
-const RUNS = Number(process.env.MEDIC_BENCH_RUNS ?? 5);
+const RUNS = BENCH_RUNS;
 
 interface Storm {
   seconds: number;
@@ -33,8 +32,6 @@ interface Storm {
   overheadMs: number[];
   states: Record<string, number>;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 async function runStorm(): Promise<Storm> {
   const world = await createWorld({ llm: 'scripted' });

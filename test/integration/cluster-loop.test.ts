@@ -3,7 +3,7 @@ import type { Cluster } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fixBranches, gitIn } from '../support/git-remote.js';
 import { crashDrill } from '../support/crash-drill.js';
-import { APPROVER, awaitIncident, startCheckoutWorld, type World } from '../support/medic-world.js';
+import { APPROVER, awaitFixEnd, awaitIncident, startCheckoutWorld, type World } from '../support/medic-world.js';
 import { clusterWorldRedis, startRedisCluster, type TestRedisCluster } from '../support/redis-cluster.js';
 
 let cluster: TestRedisCluster;
@@ -27,10 +27,7 @@ describe('Medic on a Redis Cluster of three masters', () => {
     expect(w.chatText()).toContain('Approve');
     const approved = await medic.commands.approve({ incidentId: waiting.id, proposalHash: waiting.proposal!.contentHash, caller: { userId: APPROVER, via: 'slack' } });
     expect(approved.ok).toBe(true);
-    const fixed = await w.waitFor(async () => {
-      const incident = await medic.store.get(waiting.id);
-      return incident?.state === 'fixed' || incident?.state === 'fix_failed' ? incident : undefined;
-    }, 'the fix to be published');
+    const fixed = await awaitFixEnd(w, medic, waiting.id);
     expect([fixed.state, fixed.error]).toEqual(['fixed', undefined]);
     const remote = join(w.env.MEDIC_DATA_DIR!, 'remotes/sample-service.git');
     expect(fixBranches(remote)).toEqual([fixed.fix!.branch]);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedSampleRemote } from '../../src/sample/seed-sample-remote.js';
 import { fixBranches, gitIn } from '../support/git-remote.js';
-import { APPROVER, awaitIncident, checkoutErrorLines, createWorld, ROOT, type World } from '../support/medic-world.js';
+import { APPROVER, awaitFixEnd, awaitIncident, checkoutErrorLines, createWorld, ROOT, type World } from '../support/medic-world.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -49,10 +49,7 @@ describe('the revert of a recent suspect commit, proposed without a model', () =
 
     const approved = await medic.commands.approve({ incidentId: waiting.id, proposalHash: waiting.proposal!.contentHash, caller: { userId: APPROVER, via: 'slack' } });
     expect(approved.ok).toBe(true);
-    const fixed = await w.waitFor(async () => {
-      const incident = await medic.store.get(waiting.id);
-      return incident?.state === 'fixed' || incident?.state === 'fix_failed' ? incident : undefined;
-    }, 'the revert to be published');
+    const fixed = await awaitFixEnd(w, medic, waiting.id);
     expect([fixed.state, fixed.error]).toEqual(['fixed', undefined]);
     const [branch] = fixBranches(remote);
     expect(branch).toBe(fixed.fix!.branch);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Incident } from '../../src/domain/incident.js';
 import { createBareRemote, guardedFile, guardErrorLine } from '../support/catalog-remotes.js';
 import { fixBranches, gitIn } from '../support/git-remote.js';
-import { createWorld, type World } from '../support/medic-world.js';
+import { awaitFixEnd, createWorld, type World } from '../support/medic-world.js';
 import { startGitHubServer, type LoopbackGitHub } from '../loopback/github-server.js';
 
 let world: World | undefined;
@@ -84,13 +84,6 @@ async function settled(w: World, medic: Awaited<ReturnType<World['startMedic']>>
   }, `${n} analysed incidents`, 90_000);
 }
 
-async function awaitFix(w: World, medic: Awaited<ReturnType<World['startMedic']>>, id: string): Promise<Incident> {
-  return w.waitFor(async () => {
-    const incident = await medic.store.get(id);
-    return incident?.state === 'fixed' || incident?.state === 'fix_failed' ? incident : undefined;
-  }, `the fix of ${id}`, 60_000);
-}
-
 describe('the service catalog, through the real loop', () => {
   it('routes three services in two repositories (one a monorepo) to their channels, repositories, directories and approvers; an unknown service gets the default channel and no fix', async () => {
     world = await createWorld({ llm: 'offline' });
@@ -149,7 +142,7 @@ describe('the service catalog, through the real loop', () => {
       const approved = await medic.commands.approve({ incidentId: incident.id, proposalHash: incident.proposal!.contentHash, caller: { userId: approver, via: 'slack' } });
       expect(approved.ok, approved.message).toBe(true);
     }
-    const fixes = await Promise.all([checkout, payments, ledger].map((i) => awaitFix(w, medic, i.id)));
+    const fixes = await Promise.all([checkout, payments, ledger].map((i) => awaitFixEnd(w, medic, i.id)));
     expect(fixes.map((f) => [f.state, f.error])).toEqual([['fixed', undefined], ['fixed', undefined], ['fixed', undefined]]);
     const [fc, fp, fl] = fixes;
     expect(fixBranches(remotes.mono).sort()).toEqual([fc!.fix!.branch, fp!.fix!.branch].sort());
@@ -251,7 +244,7 @@ services:
       const approved = await medic.commands.approve({ incidentId: incident.id, proposalHash: incident.proposal!.contentHash, caller: { userId: approver, via: 'slack' } });
       expect(approved.ok, approved.message).toBe(true);
     }
-    const fixed = await Promise.all([byService.get('shop-checkout')!, byService.get('payments')!].map((i) => awaitFix(w, medic, i.id)));
+    const fixed = await Promise.all([byService.get('shop-checkout')!, byService.get('payments')!].map((i) => awaitFixEnd(w, medic, i.id)));
     // Last matching pattern wins: the service directory's owners, not the catch-all's.
     expect(fixed.map((f) => f.fix?.pullRequest?.reviewers)).toEqual([['@chen'], ['@acme/payments']]);
     const asks = github.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/requested_reviewers'));

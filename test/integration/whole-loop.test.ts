@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { APPROVER, awaitIncident, startCheckoutWorld, type World } from '../support/medic-world.js';
+import { APPROVER, awaitFixEnd, awaitIncident, startCheckoutWorld, type World } from '../support/medic-world.js';
 import { fixBranches, gitIn } from '../support/git-remote.js';
 
 let world: World | undefined;
@@ -26,10 +26,7 @@ describe('the whole loop on the embedded defaults', () => {
     const approved = await medic.commands.approve({ incidentId: waiting.id, proposalHash: waiting.proposal!.contentHash, caller: { userId: APPROVER, via: 'slack' } });
     expect(approved.ok).toBe(true);
 
-    const fixed = await w.waitFor(async () => {
-      const incident = await medic.store.get(waiting.id);
-      return incident?.state === 'fixed' || incident?.state === 'fix_failed' ? incident : undefined;
-    }, 'the fix to be published');
+    const fixed = await awaitFixEnd(w, medic, waiting.id);
     expect([fixed.state, fixed.error]).toEqual(['fixed', undefined]);
     const remote = join(w.env.MEDIC_DATA_DIR!, 'remotes/sample-service.git');
     const branches = fixBranches(remote);

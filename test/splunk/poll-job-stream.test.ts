@@ -1,25 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pollOnce, type PollDeps } from '../../jobs/poll.js';
 import { createCheckpointStore } from '../../src/adapters/redis/checkpoint-store.js';
 import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
 import { createTemplateSnapshotStore } from '../../src/adapters/redis/template-snapshot-store.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { createTestRedis } from '../support/redis.js';
-import { buildErrorRow, startSplunkFixture, T0, type SplunkFixture } from './support/fixtures.js';
+import { buildErrorRow, closedAfterEach, T0 } from './support/fixtures.js';
 
-let fx: SplunkFixture | undefined;
-let redis: Awaited<ReturnType<typeof createTestRedis>> | undefined;
-afterEach(async () => {
-  await fx?.close();
-  await redis?.cleanup();
-  fx = undefined;
-  redis = undefined;
-});
+const started = closedAfterEach();
 
 describe('the poll job on a streaming source', () => {
   it('ingests while the export still streams, then advances the checkpoint once, and a second poll counts nothing twice', async () => {
-    fx = await startSplunkFixture({ source: { maxEventsPerPoll: 40_000 } });
-    redis = await createTestRedis();
+    const fx = await started.fixture({ source: { maxEventsPerPoll: 40_000 } });
+    const redis = await started.redis();
     const total = 30_000;
     for (let n = 0; n < total; n += 1) fx.server.rows.push(buildErrorRow({ n, indexTime: T0 - 600 + Math.floor(n / 300), txn: `txn-${n}` }));
     const store = createIncidentStore(redis.redis, redis.prefix);

@@ -1,18 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ErrorEvent } from '../../src/domain/event.js';
 import { ErrorCode, MedicError } from '../../src/domain/errors.js';
 import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
-import { createTestRedis } from '../support/redis.js';
-import { buildErrorRow, startSplunkFixture, T0, toIngestInput, type SplunkFixture } from './support/fixtures.js';
+import { buildErrorRow, closedAfterEach, T0, toIngestInput, type SplunkFixture } from './support/fixtures.js';
 
-let fx: SplunkFixture | undefined;
-let redis: Awaited<ReturnType<typeof createTestRedis>> | undefined;
-afterEach(async () => {
-  await fx?.close();
-  await redis?.cleanup();
-  fx = undefined;
-  redis = undefined;
-});
+const started = closedAfterEach();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -22,7 +14,7 @@ function addRows(fixture: SplunkFixture, count: number): void {
 
 describe('a streamed Splunk poll', () => {
   it('reads no further while the consumer is busy, so Splunk waits instead of Medic buffering the export', async () => {
-    fx = await startSplunkFixture({ source: { maxEventsPerPoll: 40_000 } });
+    const fx = await started.fixture({ source: { maxEventsPerPoll: 40_000 } });
     const total = 40_000;
     addRows(fx, total);
     const server = fx.server;
@@ -45,7 +37,7 @@ describe('a streamed Splunk poll', () => {
   }, 60_000);
 
   it('hands events over before the export ends, and a stream cut short returns no checkpoint', async () => {
-    fx = await startSplunkFixture({ client: { retries: 0, readTimeoutMs: 400 } });
+    const fx = await started.fixture({ client: { retries: 0, readTimeoutMs: 400 } });
     addRows(fx, 3_000);
     fx.server.fault({ kind: 'stall', afterRows: 1_000 });
     const handed: ErrorEvent[] = [];
@@ -58,8 +50,8 @@ describe('a streamed Splunk poll', () => {
   });
 
   it('stays exactly-once across a cut stream: what was ingested early is a duplicate when the poll is retried', async () => {
-    fx = await startSplunkFixture({ client: { retries: 0, readTimeoutMs: 400 } });
-    redis = await createTestRedis();
+    const fx = await started.fixture({ client: { retries: 0, readTimeoutMs: 400 } });
+    const redis = await started.redis();
     const store = createIncidentStore(redis.redis, redis.prefix);
     addRows(fx, 600);
     fx.server.fault({ kind: 'reset', afterRows: 400 });
@@ -81,7 +73,7 @@ describe('a streamed Splunk poll', () => {
   });
 
   it('poll() returns what pollStream() hands over, with the same checkpoint', async () => {
-    fx = await startSplunkFixture();
+    const fx = await started.fixture();
     addRows(fx, 1_500);
     const streamed: string[] = [];
     const a = await fx.source.pollStream!(undefined, async (events) => {

@@ -174,6 +174,14 @@ export async function approveAndAwaitPullRequest(world: World, medic: Medic, inc
   }, 'the pull request');
 }
 
+/** The incident once its fix has ended, published (`fixed`) or not (`fix_failed`). */
+export async function awaitFixEnd(world: World, medic: Medic, id: string, timeoutMs = 60_000): Promise<Incident> {
+  return world.waitFor(async () => {
+    const incident = await medic.store.get(id);
+    return incident?.state === 'fixed' || incident?.state === 'fix_failed' ? incident : undefined;
+  }, `the fix of ${id}`, timeoutMs);
+}
+
 /** A world with one checkout error logged and Medic's workers running on it. */
 export async function startCheckoutWorld(llm: 'scripted' | 'offline', overrides: Record<string, string> = {}, redis?: WorldRedis): Promise<{ world: World; medic: Medic }> {
   const world = await createWorld({ llm, ...(redis ? { redis } : {}) });

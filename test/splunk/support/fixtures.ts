@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { afterEach } from 'vitest';
 import { createCheckpointStore } from '../../../src/adapters/redis/checkpoint-store.js';
 import { createIncidentStore } from '../../../src/adapters/redis/incident-store.js';
 import { createSplunkLogSource, type SplunkLogSource } from '../../../src/adapters/splunk/splunk-log-source.js';
@@ -7,6 +8,7 @@ import type { ErrorEvent } from '../../../src/domain/event.js';
 import { fingerprintEvent } from '../../../src/domain/fingerprint.js';
 import { createIncident } from '../../../src/domain/incident.js';
 import type { LogSource } from '../../../src/ports/log-source.js';
+import { createTestRedis } from '../../support/redis.js';
 import { buildSplunkRow, startLoopbackSplunk, type LoopbackSplunk, type LoopbackSplunkOptions, type SplunkEventRow } from '../../loopback/splunk-server.js';
 
 export const T0 = 1_800_000_000; // epoch seconds the loopback clock starts at
@@ -60,6 +62,22 @@ export async function startSplunkFixture(
     ...options.source,
   });
   return { server, source, clock, invalid, close: async () => { source.close(); await server.close(); } };
+}
+
+/** Starts a test's Splunk fixture and Redis on demand, and closes what it started after each test. */
+export function closedAfterEach() {
+  let fixture: SplunkFixture | undefined;
+  let redis: Awaited<ReturnType<typeof createTestRedis>> | undefined;
+  afterEach(async () => {
+    await fixture?.close();
+    await redis?.cleanup();
+    fixture = undefined;
+    redis = undefined;
+  });
+  return {
+    fixture: async (options?: Parameters<typeof startSplunkFixture>[0]) => (fixture = await startSplunkFixture(options)),
+    redis: async () => (redis = await createTestRedis()),
+  };
 }
 
 export function toIngestInput(event: ErrorEvent) {
