@@ -1,26 +1,18 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedSampleRemote } from '../../src/sample/seed-sample-remote.js';
-import { startGitHubServer, type LoopbackGitHub } from '../loopback/github-server.js';
+import { startGitHubServer } from '../loopback/github-server.js';
+import { closeAfterEach } from '../support/close-after-each.js';
 import { fixBranches } from '../support/git-remote.js';
-import { ROOT, approveAndAwaitPullRequest, checkoutErrorLines, createWorld, type World, awaitIncident } from '../support/medic-world.js';
+import { ROOT, approveAndAwaitPullRequest, awaitIncident, checkoutErrorLines, createWorld } from '../support/medic-world.js';
 
 const TOKEN = 'ghp_loopbackTokenForMedicTests0000000000';
-let world: World | undefined;
-let github: LoopbackGitHub | undefined;
-afterEach(async () => {
-  await world?.close();
-  await github?.close();
-  world = undefined;
-  github = undefined;
-});
+const opened = closeAfterEach();
 
 describe('the fix loop with GitHub configured', () => {
   it('opens a draft PR for the pushed branch and reports its checks to the incident and the thread', async () => {
-    world = await createWorld({ llm: 'scripted' });
-    const w = world;
-    github = await startGitHubServer({ owner: 'acme', repo: 'shop', tokens: [TOKEN] });
-    const gh = github;
+    const w = opened(await createWorld({ llm: 'scripted' }));
+    const gh = opened(await startGitHubServer({ owner: 'acme', repo: 'shop', tokens: [TOKEN] }));
     const remote = join(w.dir, 'shop.git');
     await seedSampleRemote({ sourceDir: join(ROOT, 'data/sample-service'), historyFile: join(ROOT, 'data/sample-service.history.json'), remoteDir: remote });
     await w.writeLogs('shop.jsonl', checkoutErrorLines(1));

@@ -1,20 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Incident } from '../../src/domain/incident.js';
 import { createBareRemote, guardedFile, guardErrorLine } from '../support/catalog-remotes.js';
 import { fixBranches, gitIn } from '../support/git-remote.js';
 import { awaitFixEnd, createWorld, type World } from '../support/medic-world.js';
-import { startGitHubServer, type LoopbackGitHub } from '../loopback/github-server.js';
+import { startGitHubServer } from '../loopback/github-server.js';
+import { closeAfterEach } from '../support/close-after-each.js';
 
-let world: World | undefined;
-let github: LoopbackGitHub | undefined;
-afterEach(async () => {
-  await world?.close();
-  await github?.close();
-  world = undefined;
-  github = undefined;
-});
+const opened = closeAfterEach();
 const TOKEN = 'ghp_loopbackTokenForCatalogTests000000000';
 
 const price = guardedFile('unitPrice');
@@ -86,8 +80,7 @@ async function settled(w: World, medic: Awaited<ReturnType<World['startMedic']>>
 
 describe('the service catalog, through the real loop', () => {
   it('routes three services in two repositories (one a monorepo) to their channels, repositories, directories and approvers; an unknown service gets the default channel and no fix', async () => {
-    world = await createWorld({ llm: 'offline' });
-    const w = world;
+    const w = opened(await createWorld({ llm: 'offline' }));
     const remotes = createRemotes(w.dir);
     const catalogFile = join(w.dir, 'catalog.yaml');
     await writeFile(catalogFile, catalogYaml(remotes));
@@ -163,8 +156,7 @@ describe('the service catalog, through the real loop', () => {
   }, 150_000);
 
   it('lists every problem of a broken catalog at start, and starts on none of it', async () => {
-    world = await createWorld({ llm: 'offline' });
-    const w = world;
+    const w = opened(await createWorld({ llm: 'offline' }));
     const catalogFile = join(w.dir, 'catalog.yaml');
     // Credentials in a remote, an alias naming another service, an undeclared repository…
     const broken = (checkoutExtra: string) => `version: 1
@@ -194,8 +186,7 @@ services:
   });
 
   it('picks up a changed catalog without a restart, audits it, and keeps the last good one when an edit is broken', async () => {
-    world = await createWorld({ llm: 'offline' });
-    const w = world;
+    const w = opened(await createWorld({ llm: 'offline' }));
     const remotes = createRemotes(w.dir);
     const catalogFile = join(w.dir, 'catalog.yaml');
     await writeFile(catalogFile, catalogYaml(remotes));
@@ -229,9 +220,8 @@ services:
   }, 90_000);
 
   it('asks the CODEOWNERS owners of the changed file to review the PR, and names them on the card', async () => {
-    world = await createWorld({ llm: 'offline' });
-    const w = world;
-    github = await startGitHubServer({ owner: 'acme', repo: 'shop-mono', tokens: [TOKEN], collaborators: ['chen'], teams: ['payments', 'platform'] });
+    const w = opened(await createWorld({ llm: 'offline' }));
+    const github = opened(await startGitHubServer({ owner: 'acme', repo: 'shop-mono', tokens: [TOKEN], collaborators: ['chen'], teams: ['payments', 'platform'] }));
     const remotes = createRemotes(w.dir);
     const catalogFile = join(w.dir, 'catalog.yaml');
     await writeFile(catalogFile, catalogYaml(remotes, '', 'acme/shop-mono'));
