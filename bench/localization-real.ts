@@ -1,57 +1,26 @@
 /**
- * The real-trace half of the localization bench: crash traces from public bug reports
- * (bench/fixtures/localization/real/cases.json, each with its source and the file the fix changed),
- * each searched in the real project's layout rebuilt from paths. Measured twice: Medic's ranker
- * and the plain baseline of taking the trace's in-project frames in order.
+ * The real-trace half of the localization bench: each case's trace ranked by Medic over the
+ * project's real layout at the buggy revision (paths only, every file empty), beside the plain
+ * trace order. A rank is 1-based; 0 means the faulty file was not ranked at all.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { indexFilesByStem, mapFramePath } from '../src/code-search/map-frames.js';
 import { createMemoryRepository } from '../src/code-search/memory-repository.js';
 import { rankFiles } from '../src/code-search/search-code.js';
-import { parseStackTrace } from '../src/domain/stack-trace.js';
-
-export interface RealCase {
-  id: string;
-  project: string;
-  language: string;
-  source: string;
-  /** Every file the fixing commit changed; finding any of them counts. */
-  truth: string[];
-  files: string[];
-  /** A layout of bench/fixtures/localization/real/layouts.json whose files join the case's own. */
-  layout?: string;
-  trace: string;
-}
+import type { RealCase, Split } from './localization-real-cases.js';
+import { traceOrder } from './localization-trace-order.js';
 
 export interface RealResult {
   id: string;
+  project: string;
   language: string;
+  split: Split;
   rank: number;
   baselineRank: number;
+  /** Medic printed no ranking at all. */
+  noRanking: boolean;
   top: string;
 }
 
-export async function loadRealCases(fixtures: string): Promise<RealCase[]> {
-  const cases = (JSON.parse(await readFile(join(fixtures, 'real', 'cases.json'), 'utf8')) as { cases: RealCase[] }).cases;
-  const { layouts } = JSON.parse(await readFile(join(fixtures, 'real', 'layouts.json'), 'utf8')) as { layouts: Record<string, { files: string[] }> };
-  return cases.map((c) => ({ ...c, files: [...new Set([...c.files, ...c.truth, ...(c.layout ? (layouts[c.layout]?.files ?? []) : [])])] }));
-}
-
-/**
- * In-project frames in trace order (a frame is in the project when it maps onto a repository
- * file), innermost first; each file counts once.
- */
-export function frameOrder(trace: string, files: readonly string[]): string[] {
-  const index = indexFilesByStem(files);
-  const out: string[] = [];
-  for (const frame of parseStackTrace(trace).frames) {
-    for (const { file } of mapFramePath(frame.file, index, { loose: frame.language === 'java' })) if (!out.includes(file)) out.push(file);
-  }
-  return out;
-}
-
-function rankOf(ranked: readonly string[], truth: readonly string[]): number {
+export function rankOf(ranked: readonly string[], truth: readonly string[]): number {
   const at = ranked.findIndex((file) => truth.includes(file));
   return at === -1 ? 0 : at + 1;
 }
@@ -61,7 +30,11 @@ export async function runRealCases(cases: readonly RealCase[]): Promise<RealResu
   for (const c of cases) {
     const repo = createMemoryRepository(Object.fromEntries(c.files.map((f) => [f, ''])));
     const ranked = (await rankFiles(repo, { text: c.trace })).map((r) => r.file);
-    results.push({ id: c.id, language: c.language, rank: rankOf(ranked, c.truth), baselineRank: rankOf(frameOrder(c.trace, c.files), c.truth), top: ranked[0] ?? '-' });
+    const baseline = traceOrder(c.trace, c.files).map((f) => f.file);
+    results.push({
+      id: c.id, project: c.project, language: c.language, split: c.split,
+      rank: rankOf(ranked, c.truth), baselineRank: rankOf(baseline, c.truth), noRanking: ranked.length === 0, top: ranked[0] ?? '-',
+    });
   }
   return results;
 }
@@ -72,4 +45,19 @@ export function shareAtMost(ranks: readonly number[], k: number): number {
 
 export function meanReciprocalRank(ranks: readonly number[]): number {
   return ranks.length === 0 ? 0 : ranks.reduce((sum, r) => sum + (r > 0 ? 1 / r : 0), 0) / ranks.length;
+}
+
+/** Headline figures of a set of results: Medic's and trace order's top-1/top-5/MRR and the no-ranking count. */
+export function summarize(results: readonly RealResult[]) {
+  const ranks = results.map((r) => r.rank);
+  const base = results.map((r) => r.baselineRank);
+  return {
+    cases: results.length,
+    top1: shareAtMost(ranks, 1),
+    top5: shareAtMost(ranks, 5),
+    mrr: meanReciprocalRank(ranks),
+    baselineTop1: shareAtMost(base, 1),
+    baselineTop5: shareAtMost(base, 5),
+    noRanking: results.filter((r) => r.noRanking).length,
+  };
 }

@@ -4,9 +4,12 @@
  * searched in data/sample-service seeded as a git remote and read through the git adapter, as the
  * pipeline does), and hand-built traces in several languages and deployment layouts
  * (bench/fixtures/localization/cases.json) over the sample remote or the small polyglot tree.
- * A third set is real: crash traces from public bug reports with the file their fix changed
- * (see localization-real.ts), scored beside the trace's own frame order as a baseline.
- * Headline: top1 and top5 as fractions; real_* for the real set, baseline_* for frame order on it.
+ * A third set is real: crash traces from public bug reports in several languages, each with its
+ * fixing commit (bench/fixtures/localization/real, split by project into a tuning and a frozen
+ * half), ranked over the project's layout at the buggy revision beside plain trace order, and the
+ * suspect commit checked against the SZZ truth on mirrors of the projects' history.
+ * Headline: top1 and top5 as fractions; real_* on the frozen half (real_*_tuning on the other),
+ * baseline_* for trace order, suspect_* for the suspect commit on the frozen half.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -19,12 +22,16 @@ import type { CodeRepository } from '../src/ports/code.js';
 import { seedSampleRemote } from '../src/sample/seed-sample-remote.js';
 import { extractTerms } from '../src/code-search/terms.js';
 import { ADVERSARIAL_64K } from './adversarial-text.js';
-import { loadRealCases, meanReciprocalRank, runRealCases, shareAtMost } from './localization-real.js';
+import { runRealCases, summarize } from './localization-real.js';
+import { loadRealSet } from './localization-real-cases.js';
+import { runSuspectCases } from './localization-suspects.js';
 import type { BenchReport } from './report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const fixtures = join(here, 'fixtures', 'localization');
+/** Where mirrors of the real set's projects live (OWNER+NAME/repo, bare); the suspect-commit part needs them. */
+const MIRRORS = process.env.MEDIC_BENCH_MIRRORS ?? '/work/.mirror';
 
 interface Case {
   id: string;
@@ -125,17 +132,26 @@ export default async function localization(): Promise<BenchReport> {
       return [g, subset.length, share(subset, 1), share(subset, 5)];
     });
     rows.push(['all', results.length, share(results, 1), share(results, 5)]);
-    const real = await runRealCases(await loadRealCases(fixtures));
-    const realRanks = real.map((r) => r.rank);
-    const baseRanks = real.map((r) => r.baselineRank);
-    rows.push(['real (Medic)', real.length, shareAtMost(realRanks, 1), shareAtMost(realRanks, 5)]);
-    rows.push(['real (frame order)', real.length, shareAtMost(baseRanks, 1), shareAtMost(baseRanks, 5)]);
+    const set = await loadRealSet(fixtures);
+    const real = await runRealCases(set.cases);
+    const frozen = real.filter((r) => r.split === 'frozen');
+    const tuning = real.filter((r) => r.split === 'tuning');
     const realLanguages = [...new Set(real.map((r) => r.language))].sort();
-    for (const language of realLanguages) {
-      const subset = real.filter((r) => r.language === language);
-      rows.push([`real/${language} (Medic)`, subset.length, shareAtMost(subset.map((r) => r.rank), 1), shareAtMost(subset.map((r) => r.rank), 5)]);
-      rows.push([`real/${language} (frame order)`, subset.length, shareAtMost(subset.map((r) => r.baselineRank), 1), shareAtMost(subset.map((r) => r.baselineRank), 5)]);
+    const perLanguage: Record<string, number> = {};
+    for (const [half, subset] of [['frozen', frozen], ['tuning', tuning]] as const) {
+      for (const language of realLanguages) {
+        const s = summarize(subset.filter((r) => r.language === language));
+        rows.push([`real ${half}/${language}`, s.cases, s.top1, s.top5, s.baselineTop1, s.baselineTop5]);
+        if (half === 'frozen') Object.assign(perLanguage, { [`real_cases_frozen_${language}`]: s.cases, [`real_top1_frozen_${language}`]: s.top1, [`baseline_top1_frozen_${language}`]: s.baselineTop1 });
+      }
+      const s = summarize(subset);
+      rows.push([`real ${half}`, s.cases, s.top1, s.top5, s.baselineTop1, s.baselineTop5]);
     }
+    const suspectWork = join(work, 'suspects');
+    const suspects = await runSuspectCases(set.cases.filter((c) => c.split === 'frozen'), { mirrors: MIRRORS, workDir: join(suspectWork, 'frozen') });
+    const suspectsTuning = await runSuspectCases(set.cases.filter((c) => c.split === 'tuning'), { mirrors: MIRRORS, workDir: join(suspectWork, 'tuning') });
+    const shareOf = <T>(items: readonly T[], pick: (item: T) => boolean) => (items.length === 0 ? 0 : items.filter(pick).length / items.length);
+    const suspectShare = (pick: (r: (typeof suspects.results)[number]) => boolean) => shareOf(suspects.results, pick);
     const terms = termsWorstMs();
     const sampleOnly = results.filter((r) => r.set === 'sample-incidents');
     const builtOnly = results.filter((r) => r.set === 'built-traces');
@@ -149,19 +165,38 @@ export default async function localization(): Promise<BenchReport> {
         built_top1: share(builtOnly, 1),
         built_cases: builtOnly.length,
         mrr: results.reduce((sum, r) => sum + (r.rank > 0 ? 1 / r.rank : 0), 0) / Math.max(1, results.length),
-        real_top1: shareAtMost(realRanks, 1),
-        real_top5: shareAtMost(realRanks, 5),
-        real_mrr: meanReciprocalRank(realRanks),
+        real_top1: summarize(frozen).top1,
+        real_top5: summarize(frozen).top5,
+        real_mrr: summarize(frozen).mrr,
+        real_top1_tuning: summarize(tuning).top1,
+        real_top5_tuning: summarize(tuning).top5,
+        baseline_top1_frozen: summarize(frozen).baselineTop1,
+        baseline_top5_frozen: summarize(frozen).baselineTop5,
+        baseline_top1_tuning: summarize(tuning).baselineTop1,
+        no_ranking: summarize(real).noRanking,
+        no_ranking_frozen: summarize(frozen).noRanking,
         real_cases: real.length,
+        real_cases_frozen: frozen.length,
+        real_cases_tuning: tuning.length,
+        real_projects: new Set(real.map((r) => r.project)).size,
         real_languages: realLanguages.length,
-        baseline_top1: shareAtMost(baseRanks, 1),
-        baseline_top5: shareAtMost(baseRanks, 5),
-        baseline_mrr: meanReciprocalRank(baseRanks),
+        ...perLanguage,
+        suspect_commit_top1: suspectShare((r) => r.rank === 1),
+        suspect_commit_top3: suspectShare((r) => r.rank >= 1 && r.rank <= 3),
+        suspect_blame_top1: suspectShare((r) => r.blameHit),
+        suspect_cases: suspects.results.length,
+        suspect_unmeasured_no_mirror: suspects.noMirror,
+        suspect_unmeasured_no_szz: suspects.noSzz,
+        suspect_commit_top1_tuning: shareOf(suspectsTuning.results, (r) => r.rank === 1),
+        suspect_commit_top3_tuning: shareOf(suspectsTuning.results, (r) => r.rank >= 1 && r.rank <= 3),
+        suspect_blame_top1_tuning: shareOf(suspectsTuning.results, (r) => r.blameHit),
+        suspect_cases_tuning: suspectsTuning.results.length,
+        suspect_unmeasured_tuning: suspectsTuning.noMirror + suspectsTuning.noSzz,
         terms_worst_ms_64k: Math.round(terms.worst * 100) / 100,
         load_average_1m: Math.round(loadavg()[0]! * 100) / 100,
       },
-      table: { columns: ['set/language', 'cases', 'top1', 'top5'], rows },
-      detail: { misses: results.filter((r) => r.rank !== 1), results, real_misses: real.filter((r) => r.rank !== 1), real, terms_ms_64k_by_shape: terms.perShape },
+      table: { columns: ['set/language', 'cases', 'top1', 'top5', 'order top1', 'order top5'], rows },
+      detail: { misses: results.filter((r) => r.rank !== 1), results, real_misses: real.filter((r) => r.rank !== 1), real, suspects: suspects.results, suspects_tuning: suspectsTuning.results, split: set.split, terms_ms_64k_by_shape: terms.perShape },
     };
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -38,8 +38,10 @@ function variant(raw: string, rand: () => number): string {
   const lines = raw.split('\n');
   const n = () => String(1 + Math.floor(rand() * 9_999));
   const moved = (line: string) => line.replace(/:\d+(?::\d+)?\)?\s*$/, (tail) => tail.replace(/\d+/g, n));
-  // The first line's message (after its first ': ') carries the ids and numbers of one event.
-  const message = (line: string) => line.replace(/(: )(.*)$/, (_all, sep: string, text: string) => sep + text.replace(/\d+/g, n));
+  // The first line's message (after its first ': ') carries the ids and numbers of one event; a
+  // path in it (PHP's `Uncaught … in /srv/app/x.php:12`) is a frame, not the event's.
+  const message = (line: string) =>
+    line.replace(/(: )(.*)$/, (_all, sep: string, text: string) => sep + text.split(/(\S*[/\\]\S*)/).map((part, i) => (i % 2 === 1 ? part : part.replace(/\d+/g, n))).join(''));
   return lines.map((line, i) => (i === 0 ? message(moved(line)) : moved(line))).join('\n');
 }
 
