@@ -6,7 +6,8 @@
  */
 import type { RecentChange, SimilarDoc, SuspectCommit } from '../domain/analysis.js';
 import type { ErrorEvent, LogEntry } from '../domain/event.js';
-import { parseStackTrace, type StackFrame } from '../domain/stack-trace.js';
+import { eventTrace } from '../domain/event-trace.js';
+import type { StackFrame } from '../domain/stack-trace.js';
 import { sanitizeUntrusted } from '../domain/untrusted/prepare.js';
 
 const MAX_EVIDENCE = 8;
@@ -60,7 +61,7 @@ export function incidentEvidence(event: ErrorEvent, entries: LogEntry[]): LogEnt
 
 /** In-app frames of the event's trace, innermost first. */
 export function inAppFrames(event: ErrorEvent): StackFrame[] {
-  return parseStackTrace(event.raw || event.message).frames.filter((f) => f.inApp);
+  return eventTrace(event).frames.filter((f) => f.inApp);
 }
 
 /** A frame path (`/srv/shop/src/a.ts`) names a repository file (`src/a.ts`) when one ends the other. */
@@ -96,7 +97,7 @@ export function contributingFactors(event: ErrorEvent, changes: RecentChange[], 
  */
 export function offlineRootCause(input: { event: ErrorEvent; family?: SimilarDoc; changes: RecentChange[]; suspects?: readonly SuspectCommit[] }): string {
   const { event, family } = input;
-  const trace = parseStackTrace(event.raw || event.message);
+  const trace = eventTrace(event);
   const frame = trace.frames.find((f) => f.inApp);
   const what = trace.exceptionType
     ? `${trace.exceptionType}${trace.message ? ` "${clip(trace.message, 200)}"` : ''}`

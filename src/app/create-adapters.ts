@@ -162,7 +162,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
     findRecentChanges: ({ event, candidates, sinceDays }) => findRecentChanges(gatedRepo, { event, candidates, sinceDays, limit: 10 }),
     searchCode: async ({ incident }) =>
       boostRecentSuspects(
-        await gated.searchCode({ query: [incident.firstEvent.message, incident.firstEvent.raw, incident.rca?.impactedComponent, incident.rca?.rootCause].filter(Boolean).join('\n').slice(0, 16_000), limit: 5 }),
+        await gated.searchCode({ query: [incident.firstEvent.raw || incident.firstEvent.message, incident.rca?.impactedComponent, incident.rca?.rootCause].filter(Boolean).join('\n').slice(0, 16_000), limit: 5 }),
         incident.suspectCommits ?? [],
         config.MEDIC_RECENT_CHANGES_DAYS,
       ),

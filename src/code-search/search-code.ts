@@ -19,6 +19,8 @@ import { countOccurrences, weighTerms } from './terms.js';
 export interface SearchCodeOptions extends CandidateRules {
   /** The error message or stack trace (or the RCA's root cause). */
   text: string;
+  /** The text leads with a log record, whose first line (its message) never supplies a frame; default true. */
+  record?: boolean;
   impactedComponent?: string;
   evidence?: string | string[];
   /** How many candidates to return (default 5). */
@@ -114,7 +116,7 @@ export async function buildSearchIndex(repo: CodeRepository, filter: CandidateFi
 
 /** Ranks the repository's files against one error, over an index of the repository. */
 export async function rankIndexed(index: SearchIndex, repo: CodeRepository, filter: CandidateFilter, options: SearchCodeOptions): Promise<RankedFile[]> {
-  const trace = parseStackTrace(options.text);
+  const trace = parseStackTrace(options.text, { recordHeader: options.record ?? true });
   const frames = scoreFrames({ frames: trace.frames, index: index.byStem, filter, exceptionType: trace.rootCause?.exceptionType });
 
   const evidence = Array.isArray(options.evidence) ? options.evidence.join('\n') : options.evidence;

@@ -1,6 +1,6 @@
 import type { ErrorEvent } from './event.js';
 import { shortHash } from './hash.js';
-import { parseStackTrace } from './stack-trace.js';
+import { eventTrace } from './event-trace.js';
 import { topInAppFrames } from './top-frames.js';
 
 /**
@@ -28,7 +28,7 @@ export interface FailureSignature {
 export function failureSignature(event: ErrorEvent, familyId: string | undefined, repositoryOf: RepositoryOf = ONE_REPOSITORY): FailureSignature | undefined {
   const repository = repositoryOf(event.service);
   if (repository === undefined) return undefined;
-  const trace = parseStackTrace(event.raw);
+  const trace = eventTrace(event);
   const frames = topInAppFrames(trace);
   if (frames.length > 0) {
     return { kind: 'stack', key: `stack:${shortHash([repository, trace.exceptionType ?? '', ...frames].join('\u0001'))}` };

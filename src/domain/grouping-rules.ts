@@ -2,7 +2,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { ErrorEvent } from './event.js';
 import { ErrorCode, MedicError } from './errors.js';
-import { parseStackTrace } from './stack-trace.js';
+import { eventTrace } from './event-trace.js';
 import type { MinedTemplate } from './templates/template-miner.js';
 
 const Name = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'must be a lowercase slug (a-z, 0-9, . _ -), at most 64 characters');
@@ -67,8 +67,8 @@ export function parseGroupingRules(text: string, source: string): GroupingRule[]
 export function applyGroupingRules(rules: readonly GroupingRule[], event: ErrorEvent, mined: MinedTemplate): MinedTemplate {
   if (rules.length === 0) return mined;
   const firstLine = event.message.split('\n', 1)[0] ?? '';
-  let trace: ReturnType<typeof parseStackTrace> | undefined;
-  const traceOf = () => (trace ??= parseStackTrace(event.raw));
+  let trace: ReturnType<typeof eventTrace> | undefined;
+  const traceOf = () => (trace ??= eventTrace(event));
   for (const rule of rules) {
     const { service, message, exception, frame } = rule.match;
     if (service !== undefined && event.service !== service) continue;

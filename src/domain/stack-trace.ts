@@ -8,6 +8,10 @@
  * `Caused by:` / `[cause]:`, the .NET inner exception (` ---> `), the first of Python's chained
  * tracebacks ("During handling of the above exception…", "The above exception was the direct
  * cause…") — and `Suppressed:` exceptions and Go's other goroutines come last.
+ *
+ * A log record's text is read with `recordHeader`: its first line is the record's message, which
+ * the logged code (and whoever sent it the data) chose. That line may name the exception
+ * (`request failed: TypeError: …`), never a frame: frames come only from the trace that follows.
  */
 import { parseFrameLine, type StackFrame } from './stack-frames.js';
 
@@ -18,8 +22,16 @@ export interface TraceException {
   message?: string;
 }
 
+export interface TraceReadOptions {
+  /** The first line is a log record's message: it may name the exception, it never supplies a frame. */
+  recordHeader?: boolean;
+}
+
 export interface ParsedTrace {
-  /** The first exception the text names (the outermost one for JVM and .NET traces). */
+  /**
+   * The exception the failure was logged as: the first the text names (the outermost for JVM and
+   * .NET traces), or the last of Python's chained tracebacks (Python prints the outermost last).
+   */
   exceptionType?: string;
   /** The text after the exception type on its line, when there is one. */
   message?: string;
@@ -79,6 +91,22 @@ function lineInfo(line: string): LineInfo {
   return { starts: sectionStart(line), parts, frame: found?.file ? found : undefined, goFunction: line.includes('(') ? goFunctionOf(line.trim()) : undefined };
 }
 
+/**
+ * `request failed: TypeError: Cannot read …`: an exception named after a `: ` or `] ` inside a
+ * record's message. Read only where the whole line is not already an exception line.
+ */
+const EMBEDDED_EXCEPTION = /(?::|\])\s+((?:[A-Za-z_$][\w$]*(?:\.|::))*[A-Z][\w$]*(?:Error|Exception|Panic|Fault|Failure))(?::\s*(.*))?$/;
+
+/** A record's message line: its exception (as the line states it or embedded), never its frame. */
+function headerInfo(line: string): LineInfo {
+  const parts = line.includes(' ---> ') ? line.split(DOTNET_INNER).map(exceptionOf) : [exceptionOf(line)];
+  if (!parts.some(Boolean)) {
+    const m = EMBEDDED_EXCEPTION.exec(line);
+    if (m?.[1]) return { starts: sectionStart(line), parts: [{ exceptionType: m[1].replace(/^.*(?:[.:])/, ''), message: m[2]?.trim() || undefined }] };
+  }
+  return { starts: sectionStart(line), parts };
+}
+
 /** The lines a trace is read from. */
 function traceLines(raw: string): string[] {
   // A trace stored as one JSON-escaped line is split on the escapes; real newlines win otherwise
@@ -103,10 +131,10 @@ const TRAILING_POSITION = /:\d+(?:(:)\d+)?(\)?\s*)$/;
  * position as digits of any length and nothing else depends on them, so texts with one key parse
  * to traces equal but for line numbers and messages.
  */
-export function traceShapeKey(raw: string): string {
+export function traceShapeKey(raw: string, options: TraceReadOptions = {}): string {
   const lines = traceLines(raw);
   const head = lines[0] ?? '';
-  const info = head.length > MAX_LINE ? undefined : lineInfo(head);
+  const info = options.recordHeader ? headerInfo(head.slice(0, MAX_LINE)) : head.length > MAX_LINE ? undefined : lineInfo(head);
   const parts = [JSON.stringify(info && [info.starts, info.parts.map((p) => p?.exceptionType ?? null), info.frame && [info.frame.file, info.frame.fn, info.frame.inApp], info.goFunction])];
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
@@ -117,15 +145,17 @@ export function traceShapeKey(raw: string): string {
 }
 
 /** Parses the exception types and frames out of a raw error text; tolerant of anything. */
-export function parseStackTrace(raw: string): ParsedTrace {
+export function parseStackTrace(raw: string, options: TraceReadOptions = {}): ParsedTrace {
   const lines = traceLines(raw);
   let first: TraceException | undefined;
   const sections: Section[] = [{ frames: [], kind: 'plain' }];
   let goFunction: string | undefined;
   let goroutines = 0;
-  for (const line of lines) {
-    if (line.length > MAX_LINE) continue;
-    const info = lineInfo(line);
+  for (const [n, line] of lines.entries()) {
+    const header = n === 0 && options.recordHeader === true;
+    // A message longer than a line is read for its exception in its first MAX_LINE characters.
+    if (line.length > MAX_LINE && !header) continue;
+    const info = header ? headerInfo(line.slice(0, MAX_LINE)) : lineInfo(line);
     if (info.starts === 'goroutine') {
       if (goroutines++ > 0) startSection(sections, 'suppressed');
     } else if (info.starts) startSection(sections, info.starts);
@@ -145,7 +175,10 @@ export function parseStackTrace(raw: string): ParsedTrace {
   const ordered = orderSections(sections);
   const exceptions = ordered.flatMap((s) => (s.exception ? [s.exception] : []));
   const root = ordered.find((s) => s.frames.length > 0)?.exception ?? exceptions[0];
-  return { exceptionType: first?.exceptionType, message: first?.message, rootCause: root, exceptions, frames: ordered.flatMap((s) => s.frames) };
+  // Chained Python tracebacks print the cause first and the exception that was logged last.
+  const python = sections.filter((s) => s.kind === 'python' && s.exception);
+  const logged = python.length > 1 ? python[python.length - 1]!.exception : first;
+  return { exceptionType: logged?.exceptionType, message: logged?.message, rootCause: root, exceptions, frames: ordered.flatMap((s) => s.frames) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { RecentChange } from '../domain/analysis.js';
 import type { ErrorEvent } from '../domain/event.js';
-import { parseStackTrace } from '../domain/stack-trace.js';
+import { eventTrace } from '../domain/event-trace.js';
 import type { CodeRepository } from '../ports/code.js';
 import { indexFilesByStem, mapFramePath } from '../code-search/map-frames.js';
 
@@ -32,7 +32,7 @@ export async function findRecentChanges(repo: CodeRepository, input: RecentChang
   const files = await repo.listFiles();
   const known = new Set(files);
   const byName = indexFilesByStem(files);
-  const frames = parseStackTrace(input.event.raw || input.event.message).frames.filter((f) => f.inApp);
+  const frames = eventTrace(input.event).frames.filter((f) => f.inApp);
   const suspects = frames.flatMap((f) => mapFrameToRepo(f.file, byName));
   const candidates = input.candidates.map((c) => c.replace(/^\.\//, '')).filter((c) => known.has(c));
   const paths = [...new Set([...suspects, ...candidates])].slice(0, MAX_PATHS);

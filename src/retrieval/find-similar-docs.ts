@@ -1,6 +1,6 @@
 import { SimilarDoc } from '../domain/analysis.js';
 import { capText, type ErrorEvent } from '../domain/event.js';
-import { parseStackTrace } from '../domain/stack-trace.js';
+import { eventTrace } from '../domain/event-trace.js';
 import { sanitizeUntrusted } from '../domain/untrusted/prepare.js';
 import type { VectorHit } from '../ports/retrieval.js';
 import type { RetrievalDeps } from './indexed-doc.js';
@@ -24,7 +24,7 @@ export function similarDocsQuery(event: ErrorEvent, template: string): string {
 }
 
 function rawSimilarDocsQuery(event: ErrorEvent, template: string): string {
-  const trace = parseStackTrace(event.raw || event.message);
+  const trace = eventTrace(event);
   const inApp = trace.frames.filter((f) => f.inApp);
   const frames = (inApp.length > 0 ? inApp : trace.frames).slice(0, QUERY_FRAMES);
   const frameText = frames.map((f) => [f.file.split('/').pop() ?? f.file, f.fn].filter(Boolean).join(' '));

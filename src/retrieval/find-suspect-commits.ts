@@ -28,15 +28,15 @@ function later(a: BlameHit | undefined, b: BlameHit | undefined): BlameHit | und
 }
 
 export async function findSuspectCommits(repo: CodeRepository, input: SuspectCommitsInput): Promise<SuspectCommit[]> {
-  return findSuspectCommitsIn(repo, { text: input.event.raw || input.event.message, time: input.event.time, frames: input.frames, rules: input.rules });
+  return findSuspectCommitsIn(repo, { text: input.event.raw || input.event.message, record: true, time: input.event.time, frames: input.frames, rules: input.rules });
 }
 
 /** The same, for an error text and the time it happened (`medic locate` has no event). */
 export async function findSuspectCommitsIn(
   repo: Pick<CodeRepository, 'listFiles' | 'blame' | 'blameFunction'>,
-  input: { text: string; time: string; frames?: number; rules?: CandidateRules },
+  input: { text: string; time: string; frames?: number; rules?: CandidateRules; /** The text is a log record: its first line never supplies a frame. */ record?: boolean },
 ): Promise<SuspectCommit[]> {
-  const trace = parseStackTrace(input.text);
+  const trace = parseStackTrace(input.text, { recordHeader: input.record });
   if (trace.frames.length === 0) return [];
   const files = await repo.listFiles();
   const { frameFiles } = scoreFrames({ frames: trace.frames, index: indexFilesByStem(files), filter: createCandidateFilter(input.rules), exceptionType: trace.rootCause?.exceptionType });

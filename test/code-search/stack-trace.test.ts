@@ -26,7 +26,7 @@ describe('parseStackTrace', () => {
     ]);
   });
 
-  it('reverses a Python traceback so the innermost frame comes first, and keeps the original exception first in a chain', () => {
+  it('reverses a Python traceback so the innermost frame comes first, names a chain after the exception logged, and keeps the original as its root cause', () => {
     const trace = parseStackTrace(
       [
         'Traceback (most recent call last):',
@@ -44,7 +44,9 @@ describe('parseStackTrace', () => {
         'shop.errors.HttpError: 500',
       ].join('\n'),
     );
-    expect(trace.exceptionType).toBe('IndexError');
+    // Python prints the exception that was raised last (and logged) at the end of the chain.
+    expect(trace.exceptionType).toBe('HttpError');
+    expect(trace.rootCause?.exceptionType).toBe('IndexError');
     expect(trace.frames.map((f) => `${f.fn}:${f.inApp}`)).toEqual(['page_window:true', 'list_orders:true', 'wsgi:false', 'handle:true']);
   });
 

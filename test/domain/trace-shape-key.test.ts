@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fingerprintEvent } from '../../src/domain/fingerprint.js';
+import { eventTrace } from '../../src/domain/event-trace.js';
 import { shortHash } from '../../src/domain/hash.js';
 import { parseStackTrace, traceShapeKey } from '../../src/domain/stack-trace.js';
 import { topInAppFrames } from '../../src/domain/top-frames.js';
@@ -79,7 +80,7 @@ describe('trace shape key', () => {
     for (const raw of traces) {
       for (const text of [raw, variant(raw, rand)]) {
         const event = buildEvent({ service: 'shop', message: text.split('\n', 1)[0] ?? '', raw: text });
-        const trace = parseStackTrace(text);
+        const trace = eventTrace(event);
         const scope = shortHash(['shop', trace.exceptionType ?? '', ...topInAppFrames(trace)].join('\u0001'));
         expect(fingerprintEvent(event, 'family').scope).toBe(scope);
       }
