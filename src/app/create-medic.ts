@@ -27,7 +27,7 @@ import type { IncidentStore } from '../ports/incident-store.js';
 import type { Config } from '../config/schema.js';
 import { stormSettingsFrom } from '../config/sections/storm.js';
 import { IncidentState } from '../domain/incident.js';
-import { opensIncident } from '../domain/catalog/resolve-service.js';
+import { findService, opensIncident } from '../domain/catalog/resolve-service.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { PipelineDeps } from '../pipeline/pipeline-deps.js';
@@ -155,6 +155,7 @@ export function createMedic(parts: MedicParts): Medic {
     enqueueCardRefresh: (id) => queues.enqueueCardRefresh(id), enqueueCardRefreshes: (ids) => queues.enqueueCardRefreshes(ids), storm,
     onIngested: (status) => metrics.eventsIngested.inc({ status }), afterStep, rules: adapters.groupingRules,
     opens: (event) => opensIncident(adapters.catalog.route(event.service), event.severity),
+    serviceOf: (logName) => findService(adapters.catalog.current(), logName)?.name,
   };
   const fixOrders: FixOrderDeps = {
     store,

@@ -1,7 +1,7 @@
 import { shortHash } from './hash.js';
 import type { ErrorEvent } from './event.js';
 import { recentMemo } from './recent-memo.js';
-import { parseStackTrace, traceShapeKey } from './stack-trace.js';
+import { eventTrace, eventTraceShape } from './event-trace.js';
 import type { MinedTemplate } from './templates/template-miner.js';
 import { topInAppFrames } from './top-frames.js';
 
@@ -22,20 +22,22 @@ export interface Fingerprint {
  */
 const scopes = recentMemo<{ scope: string; exceptionType?: string }>(4_096);
 
-function scopeOf(event: ErrorEvent): { scope: string; exceptionType?: string } {
-  const trace = parseStackTrace(event.raw);
+function scopeOf(event: ErrorEvent, service: string): { scope: string; exceptionType?: string } {
+  const trace = eventTrace(event);
   const frames = topInAppFrames(trace);
-  return { scope: shortHash([event.service, trace.exceptionType ?? '', ...frames].join('\u0001')), exceptionType: trace.exceptionType };
+  return { scope: shortHash([service, trace.exceptionType ?? '', ...frames].join('\u0001')), exceptionType: trace.exceptionType };
 }
 
 /**
  * The incident family of an event: service + message family + exception type + top in-app
  * frames (file and function, never line numbers, so a redeploy that shifts lines is the same
  * family). The message family is the miner's group, or, without a miner, the masked template
- * itself. Deterministic and never derived from model output.
+ * itself. `service` is the declared service the log's name belongs to (the log name itself when
+ * none is declared), so a failure reported under a service's alias is the same family.
+ * Deterministic and never derived from model output.
  */
-export function fingerprintEvent(event: ErrorEvent, family: MinedTemplate | string): Fingerprint {
-  const { scope, exceptionType } = scopes(`${event.service}\u0003${traceShapeKey(event.raw)}`, () => scopeOf(event));
+export function fingerprintEvent(event: ErrorEvent, family: MinedTemplate | string, service: string = event.service): Fingerprint {
+  const { scope, exceptionType } = scopes(`${service}\u0003${eventTraceShape(event)}`, () => scopeOf(event, service));
   const template = typeof family === 'string' ? family : family.template;
   const familyId = typeof family === 'string' ? shortHash(family) : family.groupId;
   return {

@@ -26,6 +26,11 @@ export interface IngestDeps {
   miner?: TemplateMiner;
   /** The operator's grouping rules: a matching rule fixes or splits the mined family. */
   rules?: readonly GroupingRule[];
+  /**
+   * The declared service a log's service name belongs to (its name or an alias); absent or
+   * undefined: the log's name. Events of one service join one family whichever name they came under.
+   */
+  serviceOf?: (logName: string) => string | undefined;
   /** Called with 'family-merge' once the events (and any family merges) are in Redis, before the merged records are written. */
   afterStep?: (step: string) => void;
 }
@@ -77,6 +82,12 @@ export async function ingestEvents(events: ErrorEvent[], deps: IngestDeps): Prom
   // A storm repeats a few families and services: their hashes and opening rules are worked out once.
   const idPrefixes = new Map<string, string>();
   const rules = new Map<string, IngestInput['rule']>();
+  const services = new Map<string, string>();
+  const serviceOf = (logName: string) => {
+    let service = services.get(logName);
+    if (service === undefined) services.set(logName, (service = deps.serviceOf?.(logName) ?? logName));
+    return service;
+  };
   const ruleOf = (service: string) => {
     if (!deps.storm) return undefined;
     if (!rules.has(service)) {
@@ -105,7 +116,7 @@ export async function ingestEvents(events: ErrorEvent[], deps: IngestDeps): Prom
     const merges = deps.miner?.takeMerges();
     const ruled = deps.rules?.length ? applyGroupingRules(deps.rules, event, mined ?? templateFamily(firstLine)) : mined;
     const family = ruled && decisions.splits.size > 0 ? splitFamily(ruled, event, decisions.splits.get(ruled.groupId)) : ruled;
-    const fingerprint = aliased(fingerprintEvent(event, family ?? templateOf(firstLine)), decisions.aliases);
+    const fingerprint = aliased(fingerprintEvent(event, family ?? templateOf(firstLine), serviceOf(event.service)), decisions.aliases);
     let idPrefix = idPrefixes.get(fingerprint.key);
     if (idPrefix === undefined) {
       idPrefix = `inc-${shortHash(fingerprint.key).slice(0, 12)}-`;

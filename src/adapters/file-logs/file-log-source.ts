@@ -2,7 +2,7 @@ import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { ErrorEvent, type RawLogLine } from '../../domain/event.js';
 import type { LogSource, PollResult, WindowQuery } from '../../ports/log-source.js';
-import { isPlainHeader, parseJsonRecord, parsePlainRecord, severityOf, type FileLogRecord } from './parse-entry.js';
+import { isPlainHeader, parseJsonRecord, parsePlainRecord, serviceOfFile, severityOf, type FileLogRecord } from './parse-entry.js';
 import { createWindowIndex, type FileLine, type RecordSpan } from './window-index.js';
 
 export interface FileLogSourceOptions {
@@ -96,7 +96,7 @@ export function createFileLogSource(options: FileLogSourceOptions): LogSource {
       if (first === undefined) continue;
       if (first === '{') {
         flushPlain(lastOfPending + 1);
-        const record = parseJsonRecord(line.text, `${rel}@${line.at}`, options.correlationFields);
+        const record = parseJsonRecord(line.text, `${rel}@${line.at}`, options.correlationFields, serviceOfFile(rel));
         if (record) spans.push({ record, first: i, end: i + 1 });
         else onInvalid?.(`${rel}@${line.at}`, 'malformed JSON log record');
       } else if (isPlainHeader(line.text)) {

@@ -1,4 +1,5 @@
 import { capText, type RawLogLine, type Severity } from '../../domain/event.js';
+import { flatFields, levelOf, MESSAGE_FIELDS, pickField, recordText, SERVICE_FIELDS, stackOf, TIME_FIELDS } from '../../domain/log-record-fields.js';
 
 /** A log record read from a file, before it is judged an error or not. */
 export interface FileLogRecord extends RawLogLine {
@@ -8,15 +9,21 @@ export interface FileLogRecord extends RawLogLine {
 }
 
 const MAX_RAW = 32_768;
-const TIME_KEYS = ['time', 'timestamp', '@timestamp', 'ts', '_time'];
-const LEVEL_KEYS = ['level', 'severity', 'status', 'log_level'];
-const SERVICE_KEYS = ['service', 'app', 'application', 'logger', 'host'];
-const MESSAGE_KEYS = ['message', 'msg', 'error', 'event'];
 const SESSION_KEYS = ['sessionId', 'session_id', 'session'];
 
 // `2026-11-30T10:00:00.123Z ERROR [checkout] message key=value …`
 const PLAIN_HEADER = /^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)\s+([A-Za-z]+)\s+\[([^\]]{1,128})\]\s?(.*)$/;
 const KEY_VALUE = /(?:^|\s)([A-Za-z_][\w.-]{0,63})=("[^"]*"|\S+)/g;
+
+/**
+ * The service a log file's records belong to when they name none: the file's name without its
+ * extensions and rotation suffix (`logs/billing-api.jsonl.1` → `billing-api`).
+ */
+export function serviceOfFile(path: string): string {
+  const name = path.split(/[\\/]/).pop() ?? path;
+  const stem = name.replace(/(?:\.(?:\d+|gz|log|jsonl?|ndjson|txt|out|err))+$/i, '');
+  return (stem || name).slice(0, 128) || 'unknown';
+}
 
 export function isPlainHeader(line: string): boolean {
   return PLAIN_HEADER.test(line);
@@ -41,17 +48,10 @@ export function normalizeTime(value: string): string | undefined {
     if (!Number.isNaN(ms) && new Date(ms).toISOString() === value) return value;
   }
   const numeric = Number(value);
-  const date = Number.isFinite(numeric) && value.trim() !== '' ? new Date(numeric < 1e12 ? numeric * 1000 : numeric) : new Date(value.replace(' ', 'T').replace(',', '.'));
+  // Epoch seconds, milliseconds, microseconds or nanoseconds (OpenTelemetry), told by magnitude.
+  const epochMs = numeric < 1e12 ? numeric * 1000 : numeric < 1e15 ? numeric : numeric < 1e18 ? numeric / 1e3 : numeric / 1e6;
+  const date = Number.isFinite(numeric) && value.trim() !== '' ? new Date(epochMs) : new Date(value.replace(' ', 'T').replace(',', '.'));
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
-}
-
-function pick(record: Record<string, unknown>, keys: string[]): string | undefined {
-  for (const key of keys) {
-    const value = record[key];
-    if (typeof value === 'string' && value !== '') return value;
-    if (typeof value === 'number') return String(value);
-  }
-  return undefined;
 }
 
 function correlationOf(fields: Record<string, string>, correlationFields: string[]): Record<string, string> {
@@ -63,8 +63,12 @@ function correlationOf(fields: Record<string, string>, correlationFields: string
   return ids;
 }
 
-/** Parses one JSON-lines record; undefined (never a throw) for anything malformed. */
-export function parseJsonRecord(line: string, sourceId: string, correlationFields: string[]): FileLogRecord | undefined {
+/**
+ * Parses one JSON-lines record; undefined (never a throw) for anything malformed. The fields are
+ * read as the common JSON loggers name them (see log-record-fields.ts); a record naming no service
+ * is `fallbackService`'s (the file's name).
+ */
+export function parseJsonRecord(line: string, sourceId: string, correlationFields: string[], fallbackService = 'unknown'): FileLogRecord | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);
@@ -73,25 +77,20 @@ export function parseJsonRecord(line: string, sourceId: string, correlationField
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
   const record = parsed as Record<string, unknown>;
-  const time = normalizeTime(pick(record, TIME_KEYS) ?? '');
-  const message = pick(record, MESSAGE_KEYS);
+  const time = normalizeTime(pickField(record, TIME_FIELDS) ?? '');
+  const message = pickField(record, MESSAGE_FIELDS);
   if (!time || message === undefined) return undefined;
-  const fields: Record<string, string> = {};
-  for (const [k, v] of Object.entries(record)) {
-    if (typeof v === 'string') fields[k] = v.length > 4_096 ? v.slice(0, 4_096) : v;
-    else if (typeof v === 'number' || typeof v === 'boolean') fields[k] = String(v);
-  }
-  const stack = typeof record.stack === 'string' ? record.stack : '';
+  const fields = flatFields(record);
   return {
     sourceId,
     time,
-    level: (pick(record, LEVEL_KEYS) ?? 'INFO').toUpperCase(),
-    service: (pick(record, SERVICE_KEYS) ?? 'unknown').slice(0, 128),
+    level: levelOf(record) ?? 'INFO',
+    service: (pickField(record, SERVICE_FIELDS) ?? fallbackService).slice(0, 128),
     message: capText(message, 16_384),
-    raw: capText(stack && !stack.includes(message) ? `${message}\n${stack}` : stack || message, MAX_RAW),
-    errorCode: pick(record, ['errorCode', 'error_code', 'code'])?.slice(0, 128),
+    raw: capText(recordText(message, stackOf(record)), MAX_RAW),
+    errorCode: pickField(record, ['errorCode', 'error_code', 'code'])?.slice(0, 128),
     correlationIds: correlationOf(fields, correlationFields),
-    sessionId: pick(record, SESSION_KEYS)?.slice(0, 256),
+    sessionId: pickField(record, SESSION_KEYS)?.slice(0, 256),
     fields,
   };
 }

@@ -1,4 +1,5 @@
 import { capText, ErrorEvent, type RawLogLine, type Severity } from '../../domain/event.js';
+import { MESSAGE_FIELDS as RECORD_MESSAGE_FIELDS, pickField, recordText, stackOf } from '../../domain/log-record-fields.js';
 import type { SplunkRow } from './export-stream.js';
 import { parseIndexTime, parseSplunkTime } from './parse-splunk-time.js';
 
@@ -80,17 +81,33 @@ function correlationOf(row: SplunkRow, fields: string[]): Record<string, string>
   return Object.fromEntries(fields.flatMap((f) => { const v = text(row, f); return v ? [[f, v.slice(0, 256)]] : []; }));
 }
 
+/** A `_raw` that is one JSON record (a structured logger's line), parsed; undefined otherwise. */
+function jsonRecordOf(raw: string): Record<string, unknown> | undefined {
+  if (!raw.startsWith('{') || raw.length > MAX_RAW * 2) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function common(row: SplunkRow, options: NormalizeOptions) {
-  const raw = typeof row._raw === 'string' ? row._raw : '';
+  const _raw = typeof row._raw === 'string' ? row._raw : '';
   const time = parseSplunkTime(row._time) ?? parseSplunkTime(row._indextime);
   const level = pick(row, LEVEL_FIELDS);
-  const firstLine = raw.split('\n', 1)[0] ?? '';
+  const record = jsonRecordOf(_raw);
+  const message = pick(row, MESSAGE_FIELDS) ?? (record && pickField(record, RECORD_MESSAGE_FIELDS)) ?? _raw.split('\n', 1)[0] ?? '';
+  // A structured record's stack (an extracted field, or a field of the JSON `_raw`) follows its
+  // message on a line of its own: text inside the message never reads as a frame.
+  const stack = stackOf(row) ?? (record && stackOf(record));
+  const raw = record !== undefined || stack !== undefined ? recordText(message, stack) : _raw;
   return {
     raw,
     time,
     level,
     service: (pick(row, options.serviceFields) ?? 'unknown').slice(0, 128),
-    message: capText(pick(row, MESSAGE_FIELDS) ?? firstLine, 16_384),
+    message: capText(message, 16_384),
     correlationIds: correlationOf(row, options.correlationFields),
     sessionId: pick(row, options.sessionFields)?.slice(0, 256),
   };
