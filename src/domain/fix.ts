@@ -28,6 +28,8 @@ export const RevertCandidate = z.object({
   /** The file with the commit's change undone. */
   after: z.string(),
   ageDays: z.number(),
+  /** The other files the reverted commit changed, which the revert leaves as they are. */
+  otherFiles: z.array(z.string()).optional(),
 });
 export type RevertCandidate = z.infer<typeof RevertCandidate>;
 

@@ -18,6 +18,10 @@ export interface CommitFileChange {
   pathBefore: string;
   before?: string;
   after?: string;
+  /** Every path the commit changed (this one included). */
+  files?: string[];
+  /** The commit's whole message. */
+  message?: string;
 }
 import type { FixProposal } from '../domain/fix.js';
 import type { Checkable } from './service-check.js';

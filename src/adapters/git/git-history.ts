@@ -56,15 +56,22 @@ export async function commitFileChange(git: GitRunner, sha: string, path: string
   assertRepoRelativePath(path);
   const show = (spec: string) => git.run(['show', spec]).catch(() => undefined);
   const after = await show(`${sha}:${path}`);
+  const message = await git.run(['log', '-1', '--format=%B', sha]).catch(() => undefined);
   const parents = (await git.run(['rev-list', '--parents', '-n', '1', sha])).trim().split(' ').slice(1);
   const parent = parents[0];
-  if (!parent) return { sha, path, pathBefore: path, after };
+  if (!parent) return { sha, path, pathBefore: path, after, files: [path], ...(message === undefined ? {} : { message }) };
   // The file may have been renamed by this very commit.
   const status = await git.run(['diff-tree', '-r', '-M', '--name-status', '-z', parent, sha]);
   const parts = status.split('\0');
   let pathBefore = path;
+  const files: string[] = [];
   for (let i = 0; i < parts.length; i++) {
-    if (/^R\d*$/.test(parts[i] ?? '') && parts[i + 2] === path) pathBefore = parts[i + 1] ?? path;
+    const kind = parts[i] ?? '';
+    if (!/^[ACDMRTUX]\d*$/.test(kind)) continue;
+    const renamed = /^[RC]/.test(kind);
+    if (renamed && parts[i + 2] === path) pathBefore = parts[i + 1] ?? path;
+    files.push((renamed ? parts[i + 2] : parts[i + 1]) ?? '');
+    i += renamed ? 2 : 1;
   }
-  return { sha, path, pathBefore, before: await show(`${parent}:${pathBefore}`), after };
+  return { sha, path, pathBefore, before: await show(`${parent}:${pathBefore}`), after, files: files.filter(Boolean), ...(message === undefined ? {} : { message }) };
 }

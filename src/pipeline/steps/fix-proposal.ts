@@ -45,8 +45,14 @@ export const fixProposalStep: Step = {
 function proposeRevert(incident: Incident, candidates: CodeCandidate[], deps: PipelineDeps) {
   const revert = incident.revert;
   if (!revert || deps.settings.revertProposals === false) return undefined;
-  const explanation = `Reverts ${revert.sha.slice(0, 12)} ("${revert.subject}", ${revert.author}, ${revert.ageDays} day(s) before the first error), the commit that last changed the failing line of ${revert.file}.`;
+  const explanation = `Reverts ${revert.sha.slice(0, 12)} ("${revert.subject}", ${revert.author}, ${revert.ageDays} day(s) before the first error), the commit that last changed the failing line of ${revert.file}.${revert.otherFiles?.length ? ` That commit also changed ${listFiles(revert.otherFiles)}, which this revert leaves as they are.` : ''}`;
   const validated = deps.validateFix({ file: revert.file, after: revert.after, explanation }, candidates);
   if (typeof validated === 'string') return `The revert of ${revert.sha.slice(0, 8)} was refused by validation: ${validated}`;
   return { ...validated, revertOf: { sha: revert.sha, subject: revert.subject, author: revert.author, date: revert.date } };
+}
+
+/** `a.ts, b.ts and 3 more files`: a commit's other files, named on the card. */
+function listFiles(files: readonly string[]): string {
+  const shown = files.slice(0, 3).map((f) => `\`${f}\``);
+  return files.length > 3 ? `${shown.join(', ')} and ${files.length - 3} more file(s)` : shown.join(', ');
 }
