@@ -199,6 +199,10 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
 
   async function prepareDocs(): Promise<void> {
     await store.ensure(embedder.id, embedder.dimension);
+    if (paths.docs === undefined) {
+      logger.info('no documents directory (MEDIC_DOCS_DIR) beside this repository: the documents already indexed are used as they are');
+      return;
+    }
     try {
       logger.info({ ...(await ingestDocs({ embedder, store }, { dir: paths.docs })) }, 'documents indexed');
     } catch (error) {

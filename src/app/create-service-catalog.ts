@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createFileServiceCatalog, createStaticServiceCatalog } from '../adapters/catalog-files/file-service-catalog.js';
 import type { CatalogSources } from '../adapters/catalog-files/read-catalog-sources.js';
 import type { Config } from '../config/schema.js';
+import { remoteDefaultBranch } from '../adapters/git/remote-head.js';
 import { implicitCatalog } from '../domain/catalog/implicit-catalog.js';
 import type { ServiceCatalog } from '../ports/service-catalog.js';
 import type { MedicPaths } from './paths.js';
@@ -23,5 +24,11 @@ export function catalogSources(config: Config, paths: Pick<MedicPaths, 'sampleCa
 export async function createServiceCatalog(config: Config, paths: Pick<MedicPaths, 'sampleCatalog'>): Promise<ServiceCatalog> {
   const sources = catalogSources(config, paths);
   if (sources) return createFileServiceCatalog({ ...sources, defaultChannel: config.MEDIC_SLACK_CHANNEL.replace(/^#/, '') });
-  return createStaticServiceCatalog(implicitCatalog({ channel: config.MEDIC_SLACK_CHANNEL, remote: config.MEDIC_REPO_REMOTE, branch: config.MEDIC_REPO_BRANCH, github: config.GITHUB_REPOSITORY }));
+  return createStaticServiceCatalog(implicitCatalog({ channel: config.MEDIC_SLACK_CHANNEL, remote: config.MEDIC_REPO_REMOTE, branch: await repositoryBranch(config), github: config.GITHUB_REPOSITORY }));
+}
+
+/** MEDIC_REPO_BRANCH, else the branch MEDIC_REPO_REMOTE's HEAD names, else `main`. */
+export async function repositoryBranch(config: Pick<Config, 'MEDIC_REPO_BRANCH' | 'MEDIC_REPO_REMOTE'>): Promise<string> {
+  if (config.MEDIC_REPO_BRANCH) return config.MEDIC_REPO_BRANCH;
+  return (config.MEDIC_REPO_REMOTE ? await remoteDefaultBranch(config.MEDIC_REPO_REMOTE) : undefined) ?? 'main';
 }

@@ -5,10 +5,13 @@ import type { Config } from '../config/schema.js';
 export function medicPaths(config: Config) {
   const data = resolve(config.MEDIC_DATA_DIR);
   const sample = resolve(config.MEDIC_SAMPLE_DIR);
+  // The sample's documents describe the sample's code: beside another repository they would be
+  // retrieved as "similar" to errors they know nothing of. There, only MEDIC_DOCS_DIR is read.
+  const ownCode = Boolean(config.MEDIC_REPO_REMOTE || config.GITHUB_REPOSITORY || config.MEDIC_CATALOG_FILE || config.MEDIC_CATALOG_DIR);
   return {
     data,
     logs: resolve(config.MEDIC_LOG_DIR ?? `${sample}/logs`),
-    docs: resolve(config.MEDIC_DOCS_DIR ?? `${sample}/docs`),
+    docs: config.MEDIC_DOCS_DIR ? resolve(config.MEDIC_DOCS_DIR) : ownCode ? undefined : `${sample}/docs`,
     sampleService: `${sample}/sample-service`,
     sampleHistory: `${sample}/sample-service.history.json`,
     sampleRemote: `${data}/remotes/sample-service.git`,

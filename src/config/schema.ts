@@ -61,7 +61,8 @@ export const EnvSchema = z.object({
   MEDIC_OPERATOR_ID: z.string().default('local-operator'),
 
   MEDIC_REPO_REMOTE: optionalString,
-  MEDIC_REPO_BRANCH: z.string().default('main'),
+  /** Absent: the branch the remote's HEAD names (else `main`). */
+  MEDIC_REPO_BRANCH: optionalString,
   MEDIC_RECENT_CHANGES_DAYS: intFrom(14, 1, 3650),
   /** How often a fix PR's check runs are looked at, and for how long (looks). */
   MEDIC_CHECKS_INTERVAL_S: intFrom(60, 1, 3_600),

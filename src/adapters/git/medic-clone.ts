@@ -32,7 +32,15 @@ export async function ensureClone(git: GitRunner, workDir: string, remoteUrl: st
 
 /** Fetches the given branches into refs/remotes/origin/*; never tags, never other branches. */
 export async function fetchBranches(git: GitRunner, branches: string[]): Promise<void> {
-  await git.remote(['fetch', '--quiet', '--no-tags', 'origin', ...branches.map((b) => `+refs/heads/${b}:refs/remotes/origin/${b}`)]);
+  try {
+    await git.remote(['fetch', '--quiet', '--no-tags', 'origin', ...branches.map((b) => `+refs/heads/${b}:refs/remotes/origin/${b}`)]);
+  } catch (err) {
+    // git says "couldn't find remote ref"; the setting to change is Medic's.
+    if (err instanceof MedicError && /couldn't find remote ref|no such ref/i.test(err.message)) {
+      throw new MedicError(err.code, `The remote has no branch ${branches.join(', ')}: set MEDIC_REPO_BRANCH (or the catalog repository's branch) to one it has. ${err.message}`);
+    }
+    throw err;
+  }
 }
 
 /** Heads of the named branches on the remote (absent branches are missing from the map). */

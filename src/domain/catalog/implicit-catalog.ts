@@ -7,7 +7,7 @@ export interface SingleServiceSettings {
   channel: string;
   /** MEDIC_REPO_REMOTE; absent: the sample remote seeded from `sample-service`. */
   remote?: string;
-  /** MEDIC_REPO_BRANCH */
+  /** MEDIC_REPO_BRANCH, or the branch the remote's HEAD names */
   branch: string;
   /** GITHUB_REPOSITORY */
   github?: string;
