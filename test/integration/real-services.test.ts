@@ -45,7 +45,7 @@ describe('the whole loop on real adapters over loopback services', () => {
       SPLUNK_URL: splunk.url, SPLUNK_TOKEN: 'splunk-token-1',
       MEDIC_LLM: 'auto', OPENAI_API_KEY: 'sk-loopbackKeyForRealServices0000', OPENAI_BASE_URL: openai.url, MEDIC_EMBEDDING_DIMENSIONS: '64',
       QDRANT_URL: qdrant.url,
-      MEDIC_REPO_REMOTE: remote, GITHUB_REPOSITORY: 'acme/shop', GITHUB_TOKEN: 'ghp_realServicesLoopback000000000000000', GITHUB_API_URL: github.url,
+      MEDIC_DOCS_DIR: join(ROOT, 'data/docs'), MEDIC_REPO_REMOTE: remote, GITHUB_REPOSITORY: 'acme/shop', GITHUB_TOKEN: 'ghp_realServicesLoopback000000000000000', GITHUB_API_URL: github.url,
     });
     await medic.startWorkers();
     const waiting = await awaitIncident(w, medic, ['awaiting_approval']);
