@@ -120,7 +120,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
   };
   // One index per repository revision, shared by every incident searched against it.
   const indexedSearch = createCodeSearch(unlockedRepo, { maxBytes: config.MEDIC_CODE_MAX_BYTES, ...candidateRules });
-  const codeSearch = (args: { query: string; limit: number }) => indexedSearch({ text: args.query, limit: args.limit });
+  const codeSearch = (args: { query: string; limit: number }) => indexedSearch({ text: args.query, record: true, limit: args.limit });
   const actions = await loadPolicy(config.MEDIC_POLICY_FILE);
   const groupingRules = await loadGroupingRules(config.MEDIC_GROUPING_FILE);
   const { gateway, approvals } = createGatewayStack({

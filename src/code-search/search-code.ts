@@ -19,7 +19,7 @@ import { countOccurrences, weighTerms } from './terms.js';
 export interface SearchCodeOptions extends CandidateRules {
   /** The error message or stack trace (or the RCA's root cause). */
   text: string;
-  /** The text leads with a log record, whose first line (its message) never supplies a frame; default true. */
+  /** The text leads with a log record, whose first line (its message) never supplies a frame. */
   record?: boolean;
   impactedComponent?: string;
   evidence?: string | string[];
@@ -116,7 +116,7 @@ export async function buildSearchIndex(repo: CodeRepository, filter: CandidateFi
 
 /** Ranks the repository's files against one error, over an index of the repository. */
 export async function rankIndexed(index: SearchIndex, repo: CodeRepository, filter: CandidateFilter, options: SearchCodeOptions): Promise<RankedFile[]> {
-  const trace = parseStackTrace(options.text, { recordHeader: options.record ?? true });
+  const trace = parseStackTrace(options.text, { recordHeader: options.record === true });
   const frames = scoreFrames({ frames: trace.frames, index: index.byStem, filter, exceptionType: trace.rootCause?.exceptionType });
 
   const evidence = Array.isArray(options.evidence) ? options.evidence.join('\n') : options.evidence;
@@ -197,7 +197,7 @@ const KEPT_INDEXES = 8;
 /** Characters all kept indexes may hold; an index larger than this serves its own search only. */
 const KEPT_CHARS = 64 * 1024 * 1024;
 
-export type CodeSearchQuery = Pick<SearchCodeOptions, 'text' | 'impactedComponent' | 'evidence' | 'limit'>;
+export type CodeSearchQuery = Pick<SearchCodeOptions, 'text' | 'record' | 'impactedComponent' | 'evidence' | 'limit'>;
 
 /**
  * Code search over one repository with fixed rules, its index kept per repository revision: the

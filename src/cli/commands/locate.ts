@@ -52,7 +52,7 @@ export const locateCommand: CliCommand = {
       return 2;
     }
     const repo = createDirectoryRepository(dir);
-    const ranked = (await rankFiles(repo, { text, record: false })).slice(0, limit);
+    const ranked = (await rankFiles(repo, { text })).slice(0, limit);
     const history = createWorkTreeHistory(dir);
     const suspects = history ? await findSuspectCommitsIn({ listFiles: () => repo.listFiles(), ...history }, { text, time: new Date().toISOString(), frames: limit }) : [];
     for (const { file, score } of ranked) {
