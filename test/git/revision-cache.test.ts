@@ -55,6 +55,18 @@ describe('the revision cache over a real clone', () => {
     expect(calls).toEqual({ listFiles: 1, readFile: 2, recentChanges: 2 });
   });
 
+  it('passes the window\'s end through: changes before an old first event are found, later ones are not', async () => {
+    const git = createGitRepository({ remoteUrl: remote.bare, branch: 'main', workDir });
+    await git.sync();
+    const repo = createRevisionCachedRepository(git, { revision: () => readHeadRevision(workDir) });
+    const [latest] = await repo.recentChanges(['src/checkout/discounts.ts'], 3650, 10);
+    expect(latest).toBeDefined();
+    const before = new Date(Date.parse(latest!.date) - 1_000).toISOString();
+    // A window ending before the newest change excludes it; cached per end, so the two never mix.
+    expect((await repo.recentChanges(['src/checkout/discounts.ts'], 3650, 10, before)).map((c) => c.sha)).not.toContain(latest!.sha);
+    expect((await repo.recentChanges(['src/checkout/discounts.ts'], 3650, 10)).map((c) => c.sha)).toContain(latest!.sha);
+  });
+
   it('keeps no failure and reads through when the revision is unknown', async () => {
     let fail = true;
     const flaky: CodeRepository = {

@@ -79,13 +79,14 @@ export function createRevisionCachedRepository(repo: CodeRepository, options: Re
       void read.then((text) => (h.bytes += text?.length ?? 0), () => undefined);
       return read;
     },
-    async recentChanges(paths, sinceDays, limit) {
+    async recentChanges(paths, sinceDays, limit, until) {
+      // The window ends at the first event (`until`), not now: events older than the window still have their changes.
       const h = await current();
-      if (!h) return repo.recentChanges(paths, sinceDays, limit);
-      const key = JSON.stringify([paths, sinceDays, limit]);
+      if (!h) return repo.recentChanges(paths, sinceDays, limit, until);
+      const key = JSON.stringify([paths, sinceDays, limit, until ?? null]);
       const cached = h.changes.get(key);
       if (cached && now() - cached.at < ttl) return cached.value;
-      const value = keep(repo.recentChanges(paths, sinceDays, limit), () => h.changes.delete(key));
+      const value = keep(repo.recentChanges(paths, sinceDays, limit, until), () => h.changes.delete(key));
       h.changes.set(key, { at: now(), value });
       return value;
     },
