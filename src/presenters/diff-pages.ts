@@ -1,3 +1,4 @@
+import { parseDiffBody, type DiffBodyLine } from '../domain/diff-hunks.js';
 import type { FixProposal } from '../domain/fix.js';
 import { redactSecrets } from '../domain/untrusted/redact.js';
 import { breakFences, defuse, escapeMrkdwn } from './mrkdwn.js';
@@ -26,9 +27,25 @@ export function diffLines(proposal: FixProposal): string[] {
   return lines;
 }
 
-/** The lines a reader needs once the file is named: hunks and their content, no ---/+++ header. */
+// One card render reads the body several times (stats, fit, preview); it is parsed once.
+const bodyCache = new WeakMap<FixProposal, DiffBodyLine[]>();
+
+/**
+ * The lines a reader needs once the file is named: every hunk's header and content, read by the
+ * hunks' line counts — an added line that starts `+++ ` is content, never a header. A diff that
+ * does not parse is shown whole, header included: more than needed, never less.
+ */
+export function diffBody(proposal: FixProposal): DiffBodyLine[] {
+  const cached = bodyCache.get(proposal);
+  if (cached) return cached;
+  const body = parseDiffBody(proposal.diff)
+    ?? diffLines(proposal).map((text): DiffBodyLine => ({ kind: text.startsWith('+') ? 'added' : text.startsWith('-') ? 'removed' : 'context', text }));
+  bodyCache.set(proposal, body);
+  return body;
+}
+
 export function bodyLines(proposal: FixProposal): string[] {
-  return diffLines(proposal).filter((line) => !line.startsWith('--- ') && !line.startsWith('+++ '));
+  return diffBody(proposal).map((line) => line.text);
 }
 
 export function renderLine(line: string): string {
@@ -43,11 +60,11 @@ const statsCache = new WeakMap<FixProposal, DiffStats>();
 export function diffStats(proposal: FixProposal): DiffStats {
   const cached = statsCache.get(proposal);
   if (cached) return cached;
-  const body = bodyLines(proposal);
-  const changed = body.filter((l) => (l.startsWith('+') || l.startsWith('-')));
+  const body = diffBody(proposal);
+  const changed = body.filter((l) => l.kind === 'added' || l.kind === 'removed').map((l) => l.text);
   const stats = {
-    added: body.filter((l) => l.startsWith('+')).length,
-    removed: body.filter((l) => l.startsWith('-')).length,
+    added: body.filter((l) => l.kind === 'added').length,
+    removed: body.filter((l) => l.kind === 'removed').length,
     lines: body.length,
     invisible: changed.reduce((n, l) => n + countInvisible(l), 0),
     // Flagged, never masked: what is shown must be what is pushed.

@@ -54,6 +54,8 @@ export function hostileInputs(size = HOSTILE_SIZE): Record<string, string> {
     'slack specials': fill('<!channel> <@U1> &lt; ', size),
     'camelCase chain': fill('aB', size),
     'unicode mix': fill('é🙂\u200b\u202eｱ', size),
+    // A hunk's content written like its header lines (an added `++ x` is `+++ x`).
+    'diff header shapes': fill('+++ b/x\n--- a/x\n@@ -1 +1 @@\n\\ No newline\n', size),
     'control characters': fill('\x1b[2K\x07\r', size),
   };
 }

@@ -8,11 +8,14 @@ import { extractTerms } from '../../src/code-search/terms.js';
 import { fingerprintEvent } from '../../src/domain/fingerprint.js';
 import { parseStackTrace } from '../../src/domain/stack-trace.js';
 import { maskMessage } from '../../src/domain/templates/mask-message.js';
+import { parseDiffBody } from '../../src/domain/diff-hunks.js';
+import { createFixProposal } from '../../src/domain/fix.js';
 import { compactLines } from '../../src/domain/untrusted/compact.js';
 import { neutralizeFenceMarkers } from '../../src/domain/untrusted/fence.js';
 import { normalizeUntrusted, revealInvisible } from '../../src/domain/untrusted/invisible.js';
 import { prepareLines, prepareText } from '../../src/domain/untrusted/prepare.js';
 import { redactSecrets } from '../../src/domain/untrusted/redact.js';
+import { diffStats, previewLines } from '../../src/presenters/diff-pages.js';
 import { presentIncidentCard } from '../../src/presenters/incident-card.js';
 import { untrusted, untrustedCode } from '../../src/presenters/mrkdwn.js';
 import { presentPullRequestBody } from '../../src/presenters/pull-request-body.js';
@@ -48,6 +51,12 @@ const fenced: Check = (out) => {
 const anything: Check = () => undefined;
 
 const event = (s: string) => buildEvent({ message: s.slice(0, 16_000), raw: s.slice(0, 65_536) });
+/** The input as the added side of a one-hunk diff: every line content, whatever it starts with. */
+const asDiff = (input: string) => {
+  const added = input.split('\n').slice(0, 5_000);
+  return `--- a/src/a.py\n+++ b/src/a.py\n@@ -0,0 +1,${added.length} @@\n${added.map((l) => `+${l}`).join('\n')}\n`;
+};
+const SAMPLE = createFixProposal({ file: 'src/a.py', before: '', after: 'x\n', explanation: 'x' });
 const lines = (input: string) => input.split('\n').slice(0, 5_000).map((line, i) => ({ id: `log-${i}`, text: line }));
 
 const FUNCTIONS: [string, (input: string) => unknown, Check][] = [
@@ -73,6 +82,9 @@ const FUNCTIONS: [string, (input: string) => unknown, Check][] = [
   ['presenter: pull request body', (s) => presentPullRequestBody({ incidentId: 'inc-1', incidentTitle: s, rootCause: s, confidence: 0.5, evidence: [s], approver: 'U1', file: 'src/a.ts', explanation: s }), strippedButDefused],
   ['CLI: terminalText', terminalText, noRawControls],
   ['CLI: terminalJson', (s) => terminalJson({ title: s }), noRawControls],
+  ['parseDiffBody (raw text)', parseDiffBody, anything],
+  ['parseDiffBody (as hunk content)', (s) => parseDiffBody(asDiff(s)), (out, input) => expect((out as unknown[]).length).toBe(1 + Math.min(5_000, input.split('\n').length))],
+  ['diff card stats and preview', (s) => { const proposal = { ...SAMPLE, diff: asDiff(s) }; return [diffStats(proposal), previewLines(proposal)]; }, slackSafe],
   ['validation: added lines', (s) => findUnshowableAddition('', s.slice(0, 8_000)), anything],
   ['validation: looksBinary', looksBinary, anything],
 ];
