@@ -32,9 +32,31 @@ function applyShape(text: string, { label, re, accept, keepFirstGroup, hints }: 
 
 /**
  * Replaces every secret Medic can recognise with `[REDACTED:<label>]`. Invisible characters are
- * removed first: a zero-width space inside a token would otherwise hide it from every rule.
+ * removed first: a zero-width space inside a token would otherwise hide it from every rule. A text
+ * whose compatibility form (NFKC: fullwidth `ｐａｓｓｗｏｒｄ＝`, ligatures, styled letters) reveals
+ * more secrets than it shows is returned in that form, redacted; any other text keeps its own
+ * characters.
  */
 export function redactSecrets(text: string, options: RedactOptions = {}): string {
+  const out = redactShown(text, options);
+  if (!NOT_ASCII.test(text)) return out;
+  const folded = text.normalize('NFKC');
+  // Every rule reads ASCII names and shapes: a fold that adds no ASCII character can reveal nothing.
+  if (asciiCount(folded) <= asciiCount(text)) return out;
+  const redacted = redactShown(folded, options);
+  return markers(redacted) > markers(out) ? redacted : out;
+}
+
+const NOT_ASCII = /[\u0080-\uffff]/;
+const markers = (text: string) => text.split('[REDACTED:').length;
+
+function asciiCount(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) < 0x80) n++;
+  return n;
+}
+
+function redactShown(text: string, options: RedactOptions): string {
   let out = redactKnownSecrets(stripInvisible(text));
   // Shapes first: a vendor token is labelled by its vendor even when it also stands after `token=`.
   // Short texts (one log line of many) skip the passes that cannot match them.
