@@ -67,6 +67,8 @@ export function hostileInputs(size = HOSTILE_SIZE): Record<string, string> {
     'discord webhook near-match': fill('https://discord.com/api/webhooks/1/', size),
     // `ｐａｓｓｗｏｒｄ＝` — fullwidth forms (U+FF01–FF5E) that NFKC folds to ASCII, as CJK input methods type them.
     'fullwidth key names': fill('ｐａｓｓｗｏｒｄ＝ ', size),
+    // What GitHub and CI act on in a commit or PR, repeated and nested: `Fixes #1`, `[skip ci]`, `](`, `![`, `@`.
+    'git markup': fill('Fixes org/r#1 [skip ci] ***NO_CI*** skip-checks: ![[a](http://x)]( @@a ', size),
     'control characters': fill('\x1b[2K\x07\r', size),
   };
 }

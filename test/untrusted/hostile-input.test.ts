@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseJsonRecord, parsePlainRecord } from '../../src/adapters/file-logs/parse-entry.js';
 import { redactGitText } from '../../src/adapters/git/git-credentials.js';
+import { commitMessage } from '../../src/adapters/git/git-fix-publisher.js';
 import { findUnshowableAddition } from '../../src/analysts/added-lines.js';
 import { looksBinary } from '../../src/analysts/validate-fix.js';
 import { terminalJson, terminalText } from '../../src/cli/terminal-output.js';
@@ -11,6 +12,7 @@ import { maskMessage } from '../../src/domain/templates/mask-message.js';
 import { parseDiffBody } from '../../src/domain/diff-hunks.js';
 import { createFixProposal } from '../../src/domain/fix.js';
 import { compactLines } from '../../src/domain/untrusted/compact.js';
+import { INERT_AFTER, inertGitText } from '../../src/domain/untrusted/inert-git-text.js';
 import { neutralizeFenceMarkers } from '../../src/domain/untrusted/fence.js';
 import { normalizeUntrusted, revealInvisible } from '../../src/domain/untrusted/invisible.js';
 import { prepareLines, prepareText } from '../../src/domain/untrusted/prepare.js';
@@ -36,8 +38,8 @@ type Check = (out: unknown, input: string) => void;
 const text = (out: unknown) => (typeof out === 'string' ? out : JSON.stringify(out));
 const noRawControls: Check = (out) => expect(text(out)).not.toMatch(RAW_CONTROL);
 const stripped: Check = (out) => expect(text(out)).not.toMatch(STRIPPED);
-// GitHub text defuses `@mention` with a zero-width space of its own; nothing else hidden may remain.
-const strippedButDefused: Check = (out) => expect(text(out).replace(/@\u200b/g, '@')).not.toMatch(STRIPPED);
+// GitHub text is made inert with zero-width spaces of its own (inert-git-text.ts); nothing else hidden may remain.
+const strippedButDefused: Check = (out) => expect(text(out).replace(INERT_AFTER, (m) => m.slice(0, 1))).not.toMatch(STRIPPED);
 // The mrkdwn escaper defuses `*`, `_`, `~` and backticks with zero-width spaces of its own; nothing else hidden may remain.
 const slackSafe: Check = (out) => {
   expect(text(out)).not.toMatch(SLACK_MARKUP);
@@ -80,6 +82,8 @@ const FUNCTIONS: [string, (input: string) => unknown, Check][] = [
   ['presenter: untrustedCode', (s) => untrustedCode(s, 3_000), slackSafe],
   ['presenter: incident card', (s) => presentIncidentCard({ incident: buildIncident({ title: s, firstEvent: event(s) }) }), slackSafe],
   ['presenter: pull request body', (s) => presentPullRequestBody({ incidentId: 'inc-1', incidentTitle: s, rootCause: s, confidence: 0.5, evidence: [s], approver: 'U1', file: 'src/a.ts', explanation: s }), strippedButDefused],
+  ['inertGitText', inertGitText, anything],
+  ['commit message', (s) => commitMessage({ incidentId: 'inc-1', branch: 'fix/inc-1-1', proposal: SAMPLE, message: `${s}\n\n${s}` }), strippedButDefused],
   ['CLI: terminalText', terminalText, noRawControls],
   ['CLI: terminalJson', (s) => terminalJson({ title: s }), noRawControls],
   ['parseDiffBody (raw text)', parseDiffBody, anything],
