@@ -16,7 +16,7 @@ import { INERT_AFTER, inertGitText } from '../../src/domain/untrusted/inert-git-
 import { neutralizeFenceMarkers } from '../../src/domain/untrusted/fence.js';
 import { normalizeUntrusted, revealInvisible } from '../../src/domain/untrusted/invisible.js';
 import { prepareLines, prepareText } from '../../src/domain/untrusted/prepare.js';
-import { redactSecrets } from '../../src/domain/untrusted/redact.js';
+import { redactDocText, redactSecrets } from '../../src/domain/untrusted/redact.js';
 import { diffStats, previewLines } from '../../src/presenters/diff-pages.js';
 import { presentIncidentCard } from '../../src/presenters/incident-card.js';
 import { untrusted, untrustedCode } from '../../src/presenters/mrkdwn.js';
@@ -64,6 +64,7 @@ const lines = (input: string) => input.split('\n').slice(0, 5_000).map((line, i)
 const FUNCTIONS: [string, (input: string) => unknown, Check][] = [
   ['redactSecrets', (s) => redactSecrets(s, { emails: true }), stripped],
   ['redactSecrets (code)', (s) => redactSecrets(s, { code: true }), stripped],
+  ['redactDocText', redactDocText, stripped],
   ['normalizeUntrusted', normalizeUntrusted, stripped],
   ['revealInvisible', revealInvisible, noRawControls],
   ['neutralizeFenceMarkers', (s) => neutralizeFenceMarkers(s, NONCE), (out) => expect(out as string).not.toMatch(/<<\s*\/?\s*untrusted/)],
@@ -86,6 +87,10 @@ const FUNCTIONS: [string, (input: string) => unknown, Check][] = [
   ['commit message', (s) => commitMessage({ incidentId: 'inc-1', branch: 'fix/inc-1-1', proposal: SAMPLE, message: `${s}\n\n${s}` }), strippedButDefused],
   ['CLI: terminalText', terminalText, noRawControls],
   ['CLI: terminalJson', (s) => terminalJson({ title: s }), noRawControls],
+  ['CLI: terminalJson (code kept exact)', (s) => terminalJson({ diff: s }, 2, new Set(['diff'])), (out, input) => {
+    noRawControls(out, input);
+    expect((JSON.parse(out as string) as { diff: string }).diff).toBe(input);
+  }],
   ['parseDiffBody (raw text)', parseDiffBody, anything],
   ['parseDiffBody (as hunk content)', (s) => parseDiffBody(asDiff(s)), (out, input) => expect((out as unknown[]).length).toBe(1 + Math.min(5_000, input.split('\n').length))],
   ['diff card stats and preview', (s) => { const proposal = { ...SAMPLE, diff: asDiff(s) }; return [diffStats(proposal), previewLines(proposal)]; }, slackSafe],

@@ -70,6 +70,24 @@ function redactShown(text: string, options: RedactOptions): string {
   return options.emails ? applyShape(out, EMAIL) : out;
 }
 
+// A fenced block or a code span, each closed; its content is code, the rest is prose.
+const CODE_PARTS = /```[\s\S]{0,20000}?```|`[^`\n]{1,2000}`/g;
+
+/**
+ * A document's text (markdown): its code, fenced or in spans, redacted as code — a secret-ish
+ * name counts only with a literal value, so `authorizationId: body.authorizationId` is shown
+ * whole — and its prose as any other text.
+ */
+export function redactDocText(text: string): string {
+  let out = '';
+  let at = 0;
+  for (const match of text.matchAll(CODE_PARTS)) {
+    out += redactSecrets(text.slice(at, match.index)) + redactSecrets(match[0], { code: true });
+    at = match.index + match[0].length;
+  }
+  return out + redactSecrets(text.slice(at));
+}
+
 /** Every string inside a JSON-like value redacted (log fields, audit events bound for Splunk). */
 export function redactDeep(value: unknown, redact: (text: string) => string = redactSecrets, depth = 0): unknown {
   if (typeof value === 'string') return redact(value);
