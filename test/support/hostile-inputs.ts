@@ -69,6 +69,8 @@ export function hostileInputs(size = HOSTILE_SIZE): Record<string, string> {
     'fullwidth key names': fill('ｐａｓｓｗｏｒｄ＝ ', size),
     // What GitHub and CI act on in a commit or PR, repeated and nested: `Fixes #1`, `[skip ci]`, `](`, `![`, `@`.
     'git markup': fill('Fixes org/r#1 [skip ci] ***NO_CI*** skip-checks: ![[a](http://x)]( @@a ', size),
+    // Look-alike identifiers (UTS #39 mixed-script confusables): Latin with Cyrillic і and Greek ρ, glued and spaced.
+    'mixed-script identifiers': fill('isAdm\u0456n\u03c1 x\u0456 ', size),
     'control characters': fill('\x1b[2K\x07\r', size),
   };
 }

@@ -12,6 +12,7 @@ import { maskMessage } from '../../src/domain/templates/mask-message.js';
 import { parseDiffBody } from '../../src/domain/diff-hunks.js';
 import { createFixProposal } from '../../src/domain/fix.js';
 import { compactLines } from '../../src/domain/untrusted/compact.js';
+import { findMixedScriptIdentifiers } from '../../src/domain/untrusted/mixed-script.js';
 import { INERT_AFTER, inertGitText } from '../../src/domain/untrusted/inert-git-text.js';
 import { neutralizeFenceMarkers } from '../../src/domain/untrusted/fence.js';
 import { normalizeUntrusted, revealInvisible } from '../../src/domain/untrusted/invisible.js';
@@ -84,6 +85,7 @@ const FUNCTIONS: [string, (input: string) => unknown, Check][] = [
   ['presenter: incident card', (s) => presentIncidentCard({ incident: buildIncident({ title: s, firstEvent: event(s) }) }), slackSafe],
   ['presenter: pull request body', (s) => presentPullRequestBody({ incidentId: 'inc-1', incidentTitle: s, rootCause: s, confidence: 0.5, evidence: [s], approver: 'U1', file: 'src/a.ts', explanation: s }), strippedButDefused],
   ['inertGitText', inertGitText, anything],
+  ['findMixedScriptIdentifiers', findMixedScriptIdentifiers, anything],
   ['commit message', (s) => commitMessage({ incidentId: 'inc-1', branch: 'fix/inc-1-1', proposal: SAMPLE, message: `${s}\n\n${s}` }), strippedButDefused],
   ['CLI: terminalText', terminalText, noRawControls],
   ['CLI: terminalJson', (s) => terminalJson({ title: s }), noRawControls],
