@@ -23,12 +23,14 @@ export const PEM_BLOCK: ShapeRule = { label: 'private-key', hints: ['PRIVATE KEY
 /**
  * Passwords a command line carries in a flag of its own: `-pPASS` glued to the flag (mysql and its
  * tools; `-pthread` and `-pedantic`, lower-case words, and `-p8080` ports are flags, `-p$VAR` names
- * one) and `user:password` after `-u`/`--user` (curl; `-u 1000:1000` is a uid:gid).
+ * one) and `user:password` after `-u`/`--user` (curl; `-u 1000:1000` is a uid:gid, and a value
+ * starting with `-` is the next flag).
  */
 const CLI_PASSWORDS: ShapeRule[] = [
   {
     label: 'password', hints: ['-p'], keepFirstGroup: true,
-    re: /(?<![\w-])(-p)("[^"\n]{1,256}"|'[^'\n]{1,256}'|[^\s"'`]{1,256})/g,
+    // The `-` first, its left side checked after it: a literal start lets the engine skip to each `-`.
+    re: /(-(?<![\w-]-)p)("[^"\n]{1,256}"|'[^'\n]{1,256}'|[^\s"'`]{1,256})/g,
     accept: (match) => {
       const value = match.slice(2);
       return /^["']/.test(value) || !(/^[a-z][a-z-]*$/.test(value) || /^[\d:.,/-]+$/.test(value) || /^[/.~$%{<[]/.test(value));
@@ -36,7 +38,7 @@ const CLI_PASSWORDS: ShapeRule[] = [
   },
   {
     label: 'password', hints: ['-u', '-U'], keepFirstGroup: true,
-    re: /(?<![\w-])((?:-u|-U|--user|--proxy-user)(?:[ \t]{1,4}|=)["']?[^\s:'"@/]{1,128}:)([^\s'"]{1,256})/g,
+    re: /(-(?<![\w-]-)(?:u|U|-user|-proxy-user)(?:[ \t]{1,4}|=)["']?[^\s:'"@/]{1,128}:)([^\s'"-][^\s'"]{0,255})/g,
     accept: (match) => !/^(?:\d+|\$\w+|\$\{[^}]*\})$/.test(match.slice(match.indexOf(':') + 1)),
   },
 ];
