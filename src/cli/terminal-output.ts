@@ -1,6 +1,8 @@
 /**
  * What the command-line tool prints holds text from logs, the model and git. It passes the same
- * redaction as every other text leaving Medic, and a terminal escape in it could recolour, erase
+ * redaction as every other text leaving Medic — except code (a proposal's diff and file contents),
+ * which is what `approve` binds to and is shown whole, its secret-shaped lines flagged, never
+ * masked. A terminal escape in it could recolour, erase
  * or rewrite the lines around it (an added line can erase itself), so control, escape and
  * invisible characters are shown as visible escapes (`\x1b[2K`, `\u{202e}`); tab and newline stay.
  */
@@ -24,6 +26,11 @@ const HIDDEN_IN_JSON = new RegExp(
   'g',
 );
 
+/** Code as it will be pushed: never redacted, hidden characters shown as escapes (tab and newline stay). */
+export function terminalCode(text: string): string {
+  return revealInvisible(text);
+}
+
 function revealing(target: Writable): Writable {
   return new Writable({
     decodeStrings: false,
@@ -40,10 +47,11 @@ export function terminalIo(io: CliIo): CliIo {
   return { ...io, stdout: revealing(io.stdout), stderr: revealing(io.stderr) };
 }
 
-function safeStrings(value: unknown): unknown {
-  if (typeof value === 'string') return terminalText(value);
-  if (Array.isArray(value)) return value.map(safeStrings);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, safeStrings(v)]));
+function safeStrings(value: unknown, codeKeys: ReadonlySet<string>, key = ''): unknown {
+  // Code stays exact; jsonSafe escapes its hidden characters once the whole value is written.
+  if (typeof value === 'string') return codeKeys.has(key) ? value : terminalText(value);
+  if (Array.isArray(value)) return value.map((item) => safeStrings(item, codeKeys, key));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, safeStrings(v, codeKeys, k)]));
   return value;
 }
 
@@ -56,7 +64,11 @@ export function jsonSafe(json: string): string {
   return json.replace(HIDDEN_IN_JSON, (char) => [...Array(char.length).keys()].map((i) => `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
 }
 
-/** JSON for a terminal or a pipe: every string redacted and its hidden characters shown as escapes. */
-export function terminalJson(value: unknown, indent?: number): string {
-  return JSON.stringify(safeStrings(value), null, indent);
+/**
+ * JSON for a terminal or a pipe: every string redacted and its hidden characters shown as escapes,
+ * except the strings under `codeKeys` (a proposal's `diff`, `before`, `after`): exact, with hidden
+ * characters written as `\uXXXX`.
+ */
+export function terminalJson(value: unknown, indent?: number, codeKeys: ReadonlySet<string> = new Set()): string {
+  return jsonSafe(JSON.stringify(safeStrings(value, codeKeys), null, indent));
 }

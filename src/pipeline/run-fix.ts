@@ -3,6 +3,7 @@ import { ErrorCode, MedicError, isMedicError } from '../domain/errors.js';
 import { fixBranchName, type FixResult } from '../domain/fix.js';
 import { isStepDone, transition, type FixStep, type Incident } from '../domain/incident.js';
 import { redactSecrets } from '../domain/untrusted/redact.js';
+import { inertGitText } from '../domain/untrusted/inert-git-text.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { IncidentStore } from '../ports/incident-store.js';
@@ -139,11 +140,12 @@ function commitMessage(incident: Incident): string {
       `This reverts commit ${revert.sha}'s change to ${incident.proposal?.file ?? ''}: it last changed the failing line of Medic incident ${incident.id}.`,
       `Approved by ${incident.decision?.actor.name ?? incident.decision?.actor.id ?? 'unknown'}.`,
     ];
-    return redactSecrets([subject, '', ...body].join('\n'));
+    return inertGitText(redactSecrets([subject, '', ...body].join('\n')));
   }
   const subject = presentCommitSubject(incident);
-  const body = [`Medic incident ${incident.id}.`, incident.rca ? `Root cause: ${incident.rca.rootCause}` : '', `Approved by ${incident.decision?.actor.name ?? incident.decision?.actor.id ?? 'unknown'}.`];
-  return redactSecrets([subject, '', ...body.filter(Boolean)].join('\n'));
+  // One line: a model's root cause spread over lines could end in a trailer of its own (`Co-authored-by:`).
+  const body = [`Medic incident ${incident.id}.`, incident.rca ? `Root cause: ${incident.rca.rootCause.replace(/\s+/g, ' ').trim()}` : '', `Approved by ${incident.decision?.actor.name ?? incident.decision?.actor.id ?? 'unknown'}.`];
+  return inertGitText(redactSecrets([subject, '', ...body.filter(Boolean)].join('\n')));
 }
 
 function pullRequestInput(incident: Incident) {

@@ -1,5 +1,5 @@
 import type { Incident } from '../domain/incident.js';
-import { section, untrusted, untrustedCode } from './mrkdwn.js';
+import { section, untrusted, untrustedCode, untrustedDoc } from './mrkdwn.js';
 
 type Block = Record<string, unknown>;
 
@@ -37,7 +37,7 @@ export function presentEvidence(incident: Incident): Block[] {
 export function presentSimilarDocs(incident: Incident): Block[] {
   const docs = (incident.similarDocs ?? []).slice(0, MAX_DOCS);
   if (docs.length === 0) return [];
-  const lines = docs.map((d) => `• ~${Math.round(d.similarity * 100)}% *${untrusted(d.title, 120)}* — ${untrusted(d.source, 120)}\n   _${untrusted(d.excerpt, 160)}_`);
+  const lines = docs.map((d) => `• ~${Math.round(d.similarity * 100)}% *${untrusted(d.title, 120)}* — ${untrusted(d.source, 120)}\n   _${untrustedDoc(d.excerpt, 160)}_`);
   return [section(`*Similar docs* (similarity is approximate)\n${lines.join('\n')}`, 'medic_docs')];
 }
 

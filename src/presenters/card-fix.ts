@@ -1,5 +1,5 @@
 import type { Incident } from '../domain/incident.js';
-import { diffFitsCard, diffStats, previewLines } from './diff-pages.js';
+import { diffFitsCard, diffStats, mixedScriptNote, previewLines } from './diff-pages.js';
 import { code, context, section, untrusted } from './mrkdwn.js';
 
 type Block = Record<string, unknown>;
@@ -28,6 +28,7 @@ export function presentDiffPreview(incident: Incident): Block[] {
     : `Showing ${lines.length} of ${stats.lines} lines — the whole diff is in the thread.`;
   const invisible = stats.invisible > 0 ? ` ⚠️ *${stats.invisible} invisible or control character${stats.invisible === 1 ? '' : 's'}* in the changed lines, shown as ⟨U+XXXX⟩.` : '';
   const secret = stats.secretShaped > 0 ? ` ⚠️ *${stats.secretShaped} changed line${stats.secretShaped === 1 ? '' : 's'} look like a secret* — shown as is; check before approving.` : '';
-  blocks.push({ ...context(`${whole}${invisible}${secret}`), block_id: 'medic_diff_note' });
+  const mixed = stats.mixedScript.length > 0 ? ` ${mixedScriptNote(stats.mixedScript)}` : '';
+  blocks.push({ ...context(`${whole}${invisible}${secret}${mixed}`), block_id: 'medic_diff_note' });
   return blocks;
 }

@@ -2,7 +2,7 @@ import type { Incident } from '../domain/incident.js';
 import type { IncidentView } from '../use-cases/incident-commands.js';
 import { presentFields } from './card-summary.js';
 import { diffPages } from './diff-pages.js';
-import { clipProse, code, context, escapeMrkdwn, plain, section, untrusted, untrustedCode } from './mrkdwn.js';
+import { clipProse, code, context, escapeMrkdwn, plain, section, untrusted, untrustedCode, untrustedDoc } from './mrkdwn.js';
 
 type Block = Record<string, unknown>;
 
@@ -30,7 +30,7 @@ function analysis(incident: Incident): Block[] {
   const docs = (incident.similarDocs ?? []).slice(0, 3);
   if (docs.length > 0) {
     // A doc's excerpt is markdown: clipped outside its fences, then escaped as prose.
-    const lines = docs.map((d) => `• ~${Math.round(d.similarity * 100)}% *${untrusted(d.title, 120)}* — ${untrusted(d.source, 120)}\n${untrusted(clipProse(d.excerpt.replace(/\s+/g, ' '), 240), 260)}`);
+    const lines = docs.map((d) => `• ~${Math.round(d.similarity * 100)}% *${untrusted(d.title, 120)}* — ${untrusted(d.source, 120)}\n${untrustedDoc(clipProse(d.excerpt.replace(/\s+/g, ' '), 240), 260)}`);
     blocks.push(section(`*Similar docs* (similarity is approximate)\n${lines.join('\n')}`, 'medic_docs'));
   }
   const changes = (incident.recentChanges ?? []).slice(0, 5);

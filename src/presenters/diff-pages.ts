@@ -1,4 +1,6 @@
+import { parseDiffBody, type DiffBodyLine } from '../domain/diff-hunks.js';
 import type { FixProposal } from '../domain/fix.js';
+import { findMixedScriptIdentifiers, type MixedScriptIdentifier } from '../domain/untrusted/mixed-script.js';
 import { redactSecrets } from '../domain/untrusted/redact.js';
 import { breakFences, defuse, escapeMrkdwn } from './mrkdwn.js';
 import { countInvisible, showInvisible } from './visible-text.js';
@@ -26,16 +28,36 @@ export function diffLines(proposal: FixProposal): string[] {
   return lines;
 }
 
-/** The lines a reader needs once the file is named: hunks and their content, no ---/+++ header. */
+// One card render reads the body several times (stats, fit, preview); it is parsed once.
+const bodyCache = new WeakMap<FixProposal, DiffBodyLine[]>();
+
+/**
+ * The lines a reader needs once the file is named: every hunk's header and content, read by the
+ * hunks' line counts — an added line that starts `+++ ` is content, never a header. A diff that
+ * does not parse is shown whole, header included: more than needed, never less.
+ */
+export function diffBody(proposal: FixProposal): DiffBodyLine[] {
+  const cached = bodyCache.get(proposal);
+  if (cached) return cached;
+  const body = parseDiffBody(proposal.diff)
+    ?? diffLines(proposal).map((text): DiffBodyLine => ({ kind: text.startsWith('+') ? 'added' : text.startsWith('-') ? 'removed' : 'context', text }));
+  bodyCache.set(proposal, body);
+  return body;
+}
+
 export function bodyLines(proposal: FixProposal): string[] {
-  return diffLines(proposal).filter((line) => !line.startsWith('--- ') && !line.startsWith('+++ '));
+  return diffBody(proposal).map((line) => line.text);
 }
 
 export function renderLine(line: string): string {
   return breakFences(defuse(escapeMrkdwn(showInvisible(line))));
 }
 
-export interface DiffStats { added: number; removed: number; lines: number; invisible: number; secretShaped: number }
+export interface DiffStats {
+  added: number; removed: number; lines: number; invisible: number; secretShaped: number;
+  /** Identifiers of the added lines that mix scripts (`isAdmіn` with a Cyrillic і). */
+  mixedScript: MixedScriptIdentifier[];
+}
 
 // One card render asks several times; the secret scan reads every changed line once.
 const statsCache = new WeakMap<FixProposal, DiffStats>();
@@ -43,15 +65,16 @@ const statsCache = new WeakMap<FixProposal, DiffStats>();
 export function diffStats(proposal: FixProposal): DiffStats {
   const cached = statsCache.get(proposal);
   if (cached) return cached;
-  const body = bodyLines(proposal);
-  const changed = body.filter((l) => (l.startsWith('+') || l.startsWith('-')));
+  const body = diffBody(proposal);
+  const changed = body.filter((l) => l.kind === 'added' || l.kind === 'removed').map((l) => l.text);
   const stats = {
-    added: body.filter((l) => l.startsWith('+')).length,
-    removed: body.filter((l) => l.startsWith('-')).length,
+    added: body.filter((l) => l.kind === 'added').length,
+    removed: body.filter((l) => l.kind === 'removed').length,
     lines: body.length,
     invisible: changed.reduce((n, l) => n + countInvisible(l), 0),
     // Flagged, never masked: what is shown must be what is pushed.
     secretShaped: countSecretShaped(changed),
+    mixedScript: mixedScriptOf(body.filter((l) => l.kind === 'added').map((l) => l.text.slice(1))),
   };
   statsCache.set(proposal, stats);
   return stats;
@@ -113,6 +136,26 @@ export function diffPages(proposal: FixProposal): string[] {
   }
   if (page.length > 0) pages.push(page.join('\n'));
   return pages;
+}
+
+function mixedScriptOf(lines: string[]): MixedScriptIdentifier[] {
+  const seen = new Map<string, MixedScriptIdentifier>();
+  for (const line of lines) for (const found of findMixedScriptIdentifiers(line)) seen.set(found.identifier, found);
+  return [...seen.values()];
+}
+
+/**
+ * The warning an approver reads for look-alike identifiers, each named with the code points of
+ * its letters outside ASCII: `isAdmіn` (Latin + Cyrillic; і U+0456).
+ */
+export function mixedScriptNote(found: readonly MixedScriptIdentifier[]): string {
+  if (found.length === 0) return '';
+  const named = found.slice(0, 5).map(({ identifier, scripts }) => {
+    const foreign = [...new Set([...identifier].filter((c) => c >= '\u0080'))].slice(0, 4).map((c) => `${c} U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
+    return `${renderLine(identifier.slice(0, 80))} (${scripts.join(' + ')}; ${foreign.join(', ')})`;
+  });
+  const more = found.length > 5 ? ` and ${found.length - 5} more` : '';
+  return `⚠️ *${found.length} added identifier${found.length === 1 ? ' mixes' : 's mix'} scripts* — a look-alike of another name: ${named.join(', ')}${more}.`;
 }
 
 /** Changed lines the redactor would touch: one pass over all of them, compared line by line. */

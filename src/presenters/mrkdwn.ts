@@ -1,4 +1,4 @@
-import { redactSecrets } from '../domain/untrusted/redact.js';
+import { redactDocText, redactSecrets } from '../domain/untrusted/redact.js';
 
 /**
  * Escapes text for Slack mrkdwn. Slack only treats `<…>` as links and mentions, so escaping
@@ -51,6 +51,11 @@ export function clipProse(text: string, max: number): string {
  */
 export function untrusted(text: string, max: number): string {
   return defuse(escapeText(clipProse(redactSecrets(text), max)));
+}
+
+/** A document's excerpt (markdown): as `untrusted`, with its code redacted as code (redactDocText). */
+export function untrustedDoc(text: string, max: number): string {
+  return defuse(escapeText(clipProse(redactDocText(text), max)));
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * The pull request body: what the reviewer needs to judge the fix without opening Slack — the
  * root cause, the confidence, the evidence, who approved it and a link back to the incident.
- * Pure, redacted and size-capped; every line of untrusted text is quoted, never rendered as markup.
+ * Pure, redacted and size-capped; every line of untrusted text is quoted and inert, never live markup.
  */
+import { inertGitText } from '../domain/untrusted/inert-git-text.js';
 import { redactSecrets } from '../domain/untrusted/redact.js';
 
 export interface PullRequestBodyInput {
@@ -21,12 +22,14 @@ export interface PullRequestBodyInput {
 const MAX_EVIDENCE = 8;
 const MAX_BODY = 60_000;
 
-/** Untrusted text as an inline-safe quote block: no HTML, no mentions, no closing of our fences. */
+/**
+ * Untrusted text as an inline-safe quote block: no HTML or entities, no mentions, no issue
+ * references or closing keywords, no CI directives, no links or images (inert-git-text.ts).
+ */
 function quote(text: string, max: number): string {
-  const clean = redactSecrets(text)
+  const clean = inertGitText(redactSecrets(text)
     .slice(0, max)
-    .replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'))
-    .replace(/@(?=\w)/g, '@\u200b');
+    .replace(/[<>&]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&amp;')));
   return clean.split('\n').map((line) => `> ${line}`).join('\n');
 }
 

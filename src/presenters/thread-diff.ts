@@ -1,7 +1,7 @@
 import type { Incident } from '../domain/incident.js';
 import type { ChatMessage } from '../ports/chat.js';
 import { LIMITS, measureText } from './block-limits.js';
-import { diffPages } from './diff-pages.js';
+import { diffPages, diffStats, mixedScriptNote } from './diff-pages.js';
 import { code, section } from './mrkdwn.js';
 
 /**
@@ -24,8 +24,9 @@ export function presentThreadDiff(incident: Incident): ChatMessage[] {
     current.push(block);
   }
   if (current.length > 0) messages.push(current);
+  const mixed = mixedScriptNote(diffStats(proposal).mixedScript);
   return messages.map((blocks, i) => {
-    const head = `*Full diff* of ${code(proposal.file, 200)} · part ${i + 1} of ${messages.length}${i === 0 ? ' — exactly as it will be pushed: invisible and control characters shown as ⟨U+XXXX⟩, nothing redacted or cut.' : ''}`;
+    const head = `*Full diff* of ${code(proposal.file, 200)} · part ${i + 1} of ${messages.length}${i === 0 ? ` — exactly as it will be pushed: invisible and control characters shown as ⟨U+XXXX⟩, nothing redacted or cut.${mixed ? `\n${mixed}` : ''}` : ''}`;
     return { text: `Full diff, part ${i + 1} of ${messages.length}`, blocks: [section(head), ...blocks.map((b, j) => section(b, `medic_diff_${i}_${j}`))] };
   });
 }

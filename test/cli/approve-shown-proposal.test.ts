@@ -30,8 +30,21 @@ describe('approve from the command line', () => {
 
     // Between `show` and `approve`, the proposal changes (a re-run, a newer analysis).
     const old = incident.proposal!;
-    const replaced = createFixProposal({ file: old.file, before: old.before, after: `${old.after}// a different change\n`, explanation: 'another' });
-    await medic.store.update(incident.id, (current) => ({ incident: { ...current, proposal: replaced }, audit: [] }));
+    const replaced = createFixProposal({ file: old.file, before: old.before, after: `${old.after}// a different change\nconst pwd=eval(input);\n`, explanation: 'another' });
+    await medic.store.update(incident.id, (current) => ({
+      incident: { ...current, proposal: replaced, title: `${current.title} password=hunter2x`, logs: current.logs && { ...current.logs, entries: [...current.logs.entries, { ...current.logs.entries[0]!, id: 'log-secret', message: 'login password=hunter2x' }] } },
+      audit: [],
+    }));
+
+    // The view `approve` binds to shows the code whole and flags what looks like a secret; log text stays redacted.
+    const reshown = await cli(env, 'show', incident.id);
+    expect(reshown.out).toContain('+const pwd=eval(input);');
+    expect(reshown.out).toContain('warning: 1 changed line look like a secret');
+    expect(reshown.out).not.toContain('hunter2x');
+    const json = JSON.parse((await cli(env, 'show', incident.id, '--json')).out) as { incident: { title: string; proposal: { diff: string; after: string } } };
+    expect(json.incident.proposal.diff).toBe(replaced.diff);
+    expect(json.incident.proposal.after).toBe(replaced.after);
+    expect(json.incident.title).not.toContain('hunter2x');
 
     const stale = await cli(env, 'approve', incident.id, hash!.slice(0, 16));
     expect(stale.code).toBe(1);

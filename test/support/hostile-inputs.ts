@@ -54,6 +54,23 @@ export function hostileInputs(size = HOSTILE_SIZE): Record<string, string> {
     'slack specials': fill('<!channel> <@U1> &lt; ', size),
     'camelCase chain': fill('aB', size),
     'unicode mix': fill('é🙂\u200b\u202eｱ', size),
+    // A hunk's content written like its header lines (an added `++ x` is `+++ x`).
+    'diff header shapes': fill('+++ b/x\n--- a/x\n@@ -1 +1 @@\n\\ No newline\n', size),
+    // Secret shapes met in real text, as near-matches that never complete (each names its source):
+    // `encryptionKey=`/`signingKey:` — camelCase crypto settings in config dumps (Spring `encrypt.key`, jose `signingKey`).
+    'crypto key names': fill('encryptionKey=signingKey: ', size),
+    // `mysql -pPASSWORD` — the MySQL client's glued password flag (MySQL manual, "End-User Guidelines for Password Security").
+    'glued -p flags': fill('-p"-p\'-p', size),
+    // `curl -u user:password` — curl(1) `--user <user:password>`.
+    'curl -u near-match': fill('-u a:--user ', size),
+    // `https://discord.com/api/webhooks/<id>/<token>` — Discord's Webhook resource (developer docs).
+    'discord webhook near-match': fill('https://discord.com/api/webhooks/1/', size),
+    // `ｐａｓｓｗｏｒｄ＝` — fullwidth forms (U+FF01–FF5E) that NFKC folds to ASCII, as CJK input methods type them.
+    'fullwidth key names': fill('ｐａｓｓｗｏｒｄ＝ ', size),
+    // What GitHub and CI act on in a commit or PR, repeated and nested: `Fixes #1`, `[skip ci]`, `](`, `![`, `@`.
+    'git markup': fill('Fixes org/r#1 [skip ci] ***NO_CI*** skip-checks: ![[a](http://x)]( @@a ', size),
+    // Look-alike identifiers (UTS #39 mixed-script confusables): Latin with Cyrillic і and Greek ρ, glued and spaced.
+    'mixed-script identifiers': fill('isAdm\u0456n\u03c1 x\u0456 ', size),
     'control characters': fill('\x1b[2K\x07\r', size),
   };
 }

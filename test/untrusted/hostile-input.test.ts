@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseJsonRecord, parsePlainRecord } from '../../src/adapters/file-logs/parse-entry.js';
 import { redactGitText } from '../../src/adapters/git/git-credentials.js';
+import { commitMessage } from '../../src/adapters/git/git-fix-publisher.js';
 import { findUnshowableAddition } from '../../src/analysts/added-lines.js';
 import { looksBinary } from '../../src/analysts/validate-fix.js';
 import { terminalJson, terminalText } from '../../src/cli/terminal-output.js';
@@ -8,11 +9,16 @@ import { extractTerms } from '../../src/code-search/terms.js';
 import { fingerprintEvent } from '../../src/domain/fingerprint.js';
 import { parseStackTrace } from '../../src/domain/stack-trace.js';
 import { maskMessage } from '../../src/domain/templates/mask-message.js';
+import { parseDiffBody } from '../../src/domain/diff-hunks.js';
+import { createFixProposal } from '../../src/domain/fix.js';
 import { compactLines } from '../../src/domain/untrusted/compact.js';
+import { findMixedScriptIdentifiers } from '../../src/domain/untrusted/mixed-script.js';
+import { INERT_AFTER, inertGitText } from '../../src/domain/untrusted/inert-git-text.js';
 import { neutralizeFenceMarkers } from '../../src/domain/untrusted/fence.js';
 import { normalizeUntrusted, revealInvisible } from '../../src/domain/untrusted/invisible.js';
 import { prepareLines, prepareText } from '../../src/domain/untrusted/prepare.js';
-import { redactSecrets } from '../../src/domain/untrusted/redact.js';
+import { redactDocText, redactSecrets } from '../../src/domain/untrusted/redact.js';
+import { diffStats, previewLines } from '../../src/presenters/diff-pages.js';
 import { presentIncidentCard } from '../../src/presenters/incident-card.js';
 import { untrusted, untrustedCode } from '../../src/presenters/mrkdwn.js';
 import { presentPullRequestBody } from '../../src/presenters/pull-request-body.js';
@@ -33,8 +39,8 @@ type Check = (out: unknown, input: string) => void;
 const text = (out: unknown) => (typeof out === 'string' ? out : JSON.stringify(out));
 const noRawControls: Check = (out) => expect(text(out)).not.toMatch(RAW_CONTROL);
 const stripped: Check = (out) => expect(text(out)).not.toMatch(STRIPPED);
-// GitHub text defuses `@mention` with a zero-width space of its own; nothing else hidden may remain.
-const strippedButDefused: Check = (out) => expect(text(out).replace(/@\u200b/g, '@')).not.toMatch(STRIPPED);
+// GitHub text is made inert with zero-width spaces of its own (inert-git-text.ts); nothing else hidden may remain.
+const strippedButDefused: Check = (out) => expect(text(out).replace(INERT_AFTER, (m) => m.slice(0, 1))).not.toMatch(STRIPPED);
 // The mrkdwn escaper defuses `*`, `_`, `~` and backticks with zero-width spaces of its own; nothing else hidden may remain.
 const slackSafe: Check = (out) => {
   expect(text(out)).not.toMatch(SLACK_MARKUP);
@@ -48,11 +54,18 @@ const fenced: Check = (out) => {
 const anything: Check = () => undefined;
 
 const event = (s: string) => buildEvent({ message: s.slice(0, 16_000), raw: s.slice(0, 65_536) });
+/** The input as the added side of a one-hunk diff: every line content, whatever it starts with. */
+const asDiff = (input: string) => {
+  const added = input.split('\n').slice(0, 5_000);
+  return `--- a/src/a.py\n+++ b/src/a.py\n@@ -0,0 +1,${added.length} @@\n${added.map((l) => `+${l}`).join('\n')}\n`;
+};
+const SAMPLE = createFixProposal({ file: 'src/a.py', before: '', after: 'x\n', explanation: 'x' });
 const lines = (input: string) => input.split('\n').slice(0, 5_000).map((line, i) => ({ id: `log-${i}`, text: line }));
 
 const FUNCTIONS: [string, (input: string) => unknown, Check][] = [
   ['redactSecrets', (s) => redactSecrets(s, { emails: true }), stripped],
   ['redactSecrets (code)', (s) => redactSecrets(s, { code: true }), stripped],
+  ['redactDocText', redactDocText, stripped],
   ['normalizeUntrusted', normalizeUntrusted, stripped],
   ['revealInvisible', revealInvisible, noRawControls],
   ['neutralizeFenceMarkers', (s) => neutralizeFenceMarkers(s, NONCE), (out) => expect(out as string).not.toMatch(/<<\s*\/?\s*untrusted/)],
@@ -71,8 +84,18 @@ const FUNCTIONS: [string, (input: string) => unknown, Check][] = [
   ['presenter: untrustedCode', (s) => untrustedCode(s, 3_000), slackSafe],
   ['presenter: incident card', (s) => presentIncidentCard({ incident: buildIncident({ title: s, firstEvent: event(s) }) }), slackSafe],
   ['presenter: pull request body', (s) => presentPullRequestBody({ incidentId: 'inc-1', incidentTitle: s, rootCause: s, confidence: 0.5, evidence: [s], approver: 'U1', file: 'src/a.ts', explanation: s }), strippedButDefused],
+  ['inertGitText', inertGitText, anything],
+  ['findMixedScriptIdentifiers', findMixedScriptIdentifiers, anything],
+  ['commit message', (s) => commitMessage({ incidentId: 'inc-1', branch: 'fix/inc-1-1', proposal: SAMPLE, message: `${s}\n\n${s}` }), strippedButDefused],
   ['CLI: terminalText', terminalText, noRawControls],
   ['CLI: terminalJson', (s) => terminalJson({ title: s }), noRawControls],
+  ['CLI: terminalJson (code kept exact)', (s) => terminalJson({ diff: s }, 2, new Set(['diff'])), (out, input) => {
+    noRawControls(out, input);
+    expect((JSON.parse(out as string) as { diff: string }).diff).toBe(input);
+  }],
+  ['parseDiffBody (raw text)', parseDiffBody, anything],
+  ['parseDiffBody (as hunk content)', (s) => parseDiffBody(asDiff(s)), (out, input) => expect((out as unknown[]).length).toBe(1 + Math.min(5_000, input.split('\n').length))],
+  ['diff card stats and preview', (s) => { const proposal = { ...SAMPLE, diff: asDiff(s) }; return [diffStats(proposal), previewLines(proposal)]; }, slackSafe],
   ['validation: added lines', (s) => findUnshowableAddition('', s.slice(0, 8_000)), anything],
   ['validation: looksBinary', looksBinary, anything],
 ];

@@ -8,6 +8,8 @@ import { loadConfig } from '../../src/config/load-config.js';
 import { clearKnownSecrets } from '../../src/domain/untrusted/known-secrets.js';
 import { redactSecrets } from '../../src/domain/untrusted/redact.js';
 import { createLogger } from '../../src/observability/logger.js';
+import { untrusted } from '../../src/presenters/mrkdwn.js';
+import { presentPullRequestBody, presentPullRequestTitle } from '../../src/presenters/pull-request-body.js';
 import { similarDocsQuery } from '../../src/retrieval/find-similar-docs.js';
 import { buildEvent } from '../analysts/builders.js';
 import { startHecServer } from '../loopback/hec-server.js';
@@ -75,6 +77,18 @@ describe('every text leaving the process is redacted', () => {
     const bodies = server.requests.filter((r) => r.path === '/v1/embeddings').map((r) => JSON.stringify(r.body));
     expect(bodies.length).toBeGreaterThan(0);
     for (const body of bodies) for (const secret of ['tk9f8e7d6c5b4a', 'hunter2x', 's%3Aabc123xyz']) expect(body).not.toContain(secret);
+  });
+
+  it('Slack text and the pull request read a secret name in its compatibility form (fullwidth ｐａｓｓｗｏｒｄ＝)', () => {
+    const shapes = ['login ｐａｓｓｗｏｒｄ=hunter2x refused', 'login ｐａｓｓｗｏｒｄ＝hunter2x refused', 'ＤＢ＿ＰＡＳＳ＝hunter2x', 'ｔｏｋｅｎ： hunter2x'];
+    for (const text of shapes) {
+      expect(untrusted(text, 500), text).not.toContain('hunter2x');
+      const body = presentPullRequestBody({ incidentId: 'inc-1', incidentTitle: text, rootCause: text, confidence: 0.5, evidence: [text], approver: 'U1', file: 'src/a.ts', explanation: text });
+      expect(body, text).not.toContain('hunter2x');
+      expect(presentPullRequestTitle({ incidentId: 'inc-1', incidentTitle: text }), text).not.toContain('hunter2x');
+    }
+    // Folding happens only where it reveals a secret: other fullwidth text keeps its characters.
+    expect(untrusted('ｴﾗｰ (ＡＰＩ)', 100)).toBe('ｴﾗｰ (ＡＰＩ)');
   });
 
   it('structured log fields, not only messages', async () => {

@@ -71,6 +71,20 @@ const SECRETS: [string, string, string][] = [
   ['Azure AD client secret', 'AZURE_CLIENT_SECRET used abc8Q~ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef12', 'abc8Q~ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef12'],
   ['Alibaba key id', 'ali LTAI5tABCDEFGHIJKLMNOP ok', 'LTAI5tABCDEFGHIJKLMNOP'],
   ['PlanetScale', 'db pscale_tkn_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef012345', 'pscale_tkn_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef012345'],
+  ['camelCase encryptionKey with hex', 'config loaded encryptionKey=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'],
+  ['camelCase encryptionKey spaced', 'kms: encryptionKey: 9f86d081884c7d659a2feaa0c55ad015 rejected', '9f86d081884c7d659a2feaa0c55ad015'],
+  ['camelCase signingKey', 'jwt verify failed signingKey=abcDEF123secret', 'abcDEF123secret'],
+  ['JSON signingKey', '{"signingKey":"whsk-93jd83hd"}', 'whsk-93jd83hd'],
+  ['curl -u user:password', 'exec: curl -sf -u admin:S3cretPass https://api.example.com/health', 'S3cretPass'],
+  ['curl --user=user:password', 'exec: curl --user=deploy:hunter2hunter2 https://x.example', 'hunter2hunter2'],
+  ['mysql -pPASS', 'exec: mysql -u root -pPASS -h db.internal shop', 'PASS'],
+  ['mysql -p"quoted pass"', 'exec: mysqldump -h db -p"S3cret Pass" shop', 'S3cret Pass'],
+  ['bare -pSecret', 'cron: backup.sh -pSecret failed with 1', 'Secret'],
+  ['Discord webhook', 'POST https://discord.com/api/webhooks/123456789012345678/abcdefghijklmnop-qrstuvwxyz_0123 500', 'abcdefghijklmnop-qrstuvwxyz_0123'],
+  ['Discord webhook (discordapp, ptb)', 'hook https://ptb.discordapp.com/api/v10/webhooks/1234567890/lowercase-token-only failed', 'lowercase-token-only'],
+  ['Teams webhook', 'notify https://acme.webhook.office.com/webhookb2/0b1c2d3e-aaaa@4f5a/IncomingWebhook/9f8e7d/0a1b failed', '0b1c2d3e-aaaa@4f5a/IncomingWebhook/9f8e7d/0a1b'],
+  ['fullwidth password=', 'login ｐａｓｓｗｏｒｄ=hunter2 rejected', 'hunter2'],
+  ['fullwidth name and sign', 'login ｐａｓｓｗｏｒｄ＝hunter2 rejected', 'hunter2'],
   ['PEM block', 'key -----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY----- loaded', 'MIIEowIBAAKCAQEA'],
 ];
 
@@ -88,6 +102,7 @@ describe('field names are judged by their words', () => {
     ['DB_PASS', 'secret'], ['dbPassword', 'secret'], ['X-Api-Key', 'credential'], ['STRIPE_KEY', 'credential'],
     ['refresh_token', 'credential'], ['sessionId', 'credential'], ['Cookie', 'cookie'], ['Proxy-Authorization', 'authorization'],
     ['partition_key', 'weak'], ['key', 'weak'], ['getKey', 'weak'],
+    ['signingKey', 'credential'], ['encryptionKey', 'credential'], ['aesKey', 'credential'], ['masterKey', 'credential'], ['sortKey', 'weak'],
     ['tokens', undefined], ['max_tokens', undefined], ['token_count', undefined], ['password_policy', undefined],
     ['bypass', undefined], ['passenger', undefined], ['monkey', undefined], ['com.acme.TokenCache.evict', undefined],
   ])('%s → %s', (key, kind) => {
@@ -119,6 +134,12 @@ const ORDINARY = [
   'duration=00:01:23.456 bytes=1048576 rate=12.5MB/s',
   'signed in as ops@example.com from 192.168.10.24',
   'build 20261201.4 of main (#4821) succeeded in 4m12s',
+  'gcc -O2 -pthread -pedantic -pipe -o app main.c',
+  'docker run -u 1000:1000 -p 8080:80 -v /data:/data app',
+  'ssh -p2222 deploy@10.0.0.5 && mkdir -p /srv/app && find . -prune -print',
+  'mysql -u root -p$MYSQL_PWD -h db',
+  'curl -u "$USER:$TOKEN" https://api.example.com',
+  'ｴﾗｰ: 接続がタイムアウトしました (ＡＰＩ)',
 ];
 
 describe('ordinary log text keeps its meaning', () => {

@@ -12,6 +12,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { asMedicError, ErrorCode, MedicError } from '../../domain/errors.js';
+import { inertGitText } from '../../domain/untrusted/inert-git-text.js';
 import { redactSecrets } from '../../domain/untrusted/redact.js';
 import type { FixPublisher, PublishInput, PublishResult } from '../../ports/code.js';
 import { readRepoFile } from '../../code-search/safe-read.js';
@@ -156,7 +157,8 @@ export function createGitFixPublisher(options: GitFixPublisherOptions): FixPubli
 
 /** Subject naming the incident, the caller's body, and the trailers that make retries idempotent. */
 export function commitMessage(input: PublishInput): string {
-  const text = redactSecrets(input.message).replace(/\r/g, '').trim();
+  // Every line above the trailers came from logs, git or the model: inert for GitHub and CI.
+  const text = inertGitText(redactSecrets(input.message).replace(/\r/g, '').trim());
   const [first = '', ...rest] = text.split('\n');
   // A caller's conventional subject, or git's own `Revert "…"`, is kept as it is (prefixing it again
   // doubled it: `fix(a): fix(b): …`).

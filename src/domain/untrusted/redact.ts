@@ -32,9 +32,31 @@ function applyShape(text: string, { label, re, accept, keepFirstGroup, hints }: 
 
 /**
  * Replaces every secret Medic can recognise with `[REDACTED:<label>]`. Invisible characters are
- * removed first: a zero-width space inside a token would otherwise hide it from every rule.
+ * removed first: a zero-width space inside a token would otherwise hide it from every rule. A text
+ * whose compatibility form (NFKC: fullwidth `ｐａｓｓｗｏｒｄ＝`, ligatures, styled letters) reveals
+ * more secrets than it shows is returned in that form, redacted; any other text keeps its own
+ * characters.
  */
 export function redactSecrets(text: string, options: RedactOptions = {}): string {
+  const out = redactShown(text, options);
+  if (!NOT_ASCII.test(text)) return out;
+  const folded = text.normalize('NFKC');
+  // Every rule reads ASCII names and shapes: a fold that adds no ASCII character can reveal nothing.
+  if (asciiCount(folded) <= asciiCount(text)) return out;
+  const redacted = redactShown(folded, options);
+  return markers(redacted) > markers(out) ? redacted : out;
+}
+
+const NOT_ASCII = /[\u0080-\uffff]/;
+const markers = (text: string) => text.split('[REDACTED:').length;
+
+function asciiCount(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) < 0x80) n++;
+  return n;
+}
+
+function redactShown(text: string, options: RedactOptions): string {
   let out = redactKnownSecrets(stripInvisible(text));
   // Shapes first: a vendor token is labelled by its vendor even when it also stands after `token=`.
   // Short texts (one log line of many) skip the passes that cannot match them.
@@ -46,6 +68,24 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
   if (/\d/.test(out)) for (const rule of IDENTITY_NUMBERS) out = applyShape(out, rule);
   if (long) out = out.replace(TOKEN_RUN, (run) => applyShape(run, RANDOM_TOKEN));
   return options.emails ? applyShape(out, EMAIL) : out;
+}
+
+// A fenced block or a code span, each closed; its content is code, the rest is prose.
+const CODE_PARTS = /```[\s\S]{0,20000}?```|`[^`\n]{1,2000}`/g;
+
+/**
+ * A document's text (markdown): its code, fenced or in spans, redacted as code — a secret-ish
+ * name counts only with a literal value, so `authorizationId: body.authorizationId` is shown
+ * whole — and its prose as any other text.
+ */
+export function redactDocText(text: string): string {
+  let out = '';
+  let at = 0;
+  for (const match of text.matchAll(CODE_PARTS)) {
+    out += redactSecrets(text.slice(at, match.index)) + redactSecrets(match[0], { code: true });
+    at = match.index + match[0].length;
+  }
+  return out + redactSecrets(text.slice(at));
 }
 
 /** Every string inside a JSON-like value redacted (log fields, audit events bound for Splunk). */

@@ -49,6 +49,15 @@ const DATA_KEY_QUALIFIERS = new Set([
   'message', 'event', 'translation', 'i18n', 'sort', 'hash', 'range', 'join', 'index', 'metric', 'label', 'cursor', 'page',
 ]);
 
+/**
+ * `signingKey`, `encryptionKey`, `aesKey`: a key named for what it does in cryptography holds key
+ * material in any spelling, camelCase included (which otherwise reads as code naming data).
+ */
+const CRYPTO_KEY_QUALIFIERS = new Set([
+  'encryption', 'decryption', 'encrypt', 'decrypt', 'enc', 'signing', 'cipher', 'crypto', 'aes', 'rsa', 'ecdsa', 'master',
+  'wrapping', 'kek', 'dek', 'jwt', 'jws', 'jwe', 'symmetric',
+]);
+
 function secretish(word: string): boolean {
   if (SECRET_WORDS.has(word)) return true;
   for (const suffix of SECRET_SUFFIXES) if (word.length > suffix.length && word.endsWith(suffix)) return true;
@@ -119,6 +128,7 @@ export function classifyKey(key: string): KeyKind | undefined {
   if (hasSecretWord && !DESCRIPTIVE_LAST_WORDS.has(last)) return words.some(isPasswordWord) ? 'secret' : 'credential';
   if (last === 'key' || last === 'keys') {
     // `STRIPE_KEY`, `x-signing-key`, `AccountKey`: a configuration name. `getKey`, `n.key`: code naming data.
+    if (words.some((w) => CRYPTO_KEY_QUALIFIERS.has(w))) return 'credential';
     const name = key.slice(key.lastIndexOf('.') + 1);
     const configName = (/^[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)+$/.test(name) && !/[a-z][A-Z]/.test(name)) || /^(?:[A-Z][a-z0-9]+){2,}$/.test(name);
     if (!configName || words.some((w) => DATA_KEY_QUALIFIERS.has(w))) return 'weak';

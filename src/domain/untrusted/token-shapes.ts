@@ -20,9 +20,36 @@ const B = '(?<![A-Za-z0-9_-])';
 /** PEM private keys, first: their base64 body would otherwise be taken for tokens. */
 export const PEM_BLOCK: ShapeRule = { label: 'private-key', hints: ['PRIVATE KEY'], re: /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|$)/g };
 
+/**
+ * Passwords a command line carries in a flag of its own: `-pPASS` glued to the flag (mysql and its
+ * tools; `-pthread` and `-pedantic`, lower-case words, and `-p8080` ports are flags, `-p$VAR` names
+ * one) and `user:password` after `-u`/`--user` (curl; `-u 1000:1000` is a uid:gid, and a value
+ * starting with `-` is the next flag).
+ */
+const CLI_PASSWORDS: ShapeRule[] = [
+  {
+    label: 'password', hints: ['-p'], keepFirstGroup: true,
+    // The `-` first, its left side checked after it: a literal start lets the engine skip to each `-`.
+    re: /(-(?<![\w-]-)p)("[^"\n]{1,256}"|'[^'\n]{1,256}'|[^\s"'`]{1,256})/g,
+    accept: (match) => {
+      const value = match.slice(2);
+      return /^["']/.test(value) || !(/^[a-z][a-z-]*$/.test(value) || /^[\d:.,/-]+$/.test(value) || /^[/.~$%{<[]/.test(value));
+    },
+  },
+  {
+    label: 'password', hints: ['-u', '-U'], keepFirstGroup: true,
+    re: /(-(?<![\w-]-)(?:u|U|-user|-proxy-user)(?:[ \t]{1,4}|=)["']?[^\s:'"@/]{1,128}:)([^\s'"-][^\s'"]{0,255})/g,
+    accept: (match) => !/^(?:\d+|\$\w+|\$\{[^}]*\})$/.test(match.slice(match.indexOf(':') + 1)),
+  },
+];
+
 /** Shapes that span spaces or punctuation: webhook URLs, `Scheme token` headers (after vendor prefixes, which name a token better). */
 export const SPANNING_SHAPES: ShapeRule[] = [
   { label: 'slack-webhook', hints: ['hooks.slack'], re: /https:\/\/hooks\.slack(?:-gov)?\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{1,256}/g },
+  // Discord's and Teams' incoming webhooks: the URL is the credential (anyone holding it may post).
+  { label: 'discord-webhook', hints: ['discord'], re: /https:\/\/(?:(?:ptb|canary)\.)?discord(?:app)?\.com\/api(?:\/v\d{1,2})?\/webhooks\/\d{5,24}\/[A-Za-z0-9_-]{1,256}/g },
+  { label: 'teams-webhook', hints: ['webhook.office.com'], re: /https:\/\/[A-Za-z0-9-]{1,63}\.webhook\.office\.com\/webhookb2\/[A-Za-z0-9@/_.-]{1,512}/g },
+  ...CLI_PASSWORDS,
   { label: 'bearer', re: /\b(?:Bearer|Basic|Splunk|Token|Digest|Negotiate|SSWS|ApiKey|Api-Key)[ \t]{1,8}[A-Za-z0-9._~+/=-]{12,4096}/gi, accept: isSchemeToken },
 ];
 
