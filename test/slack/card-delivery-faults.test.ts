@@ -91,7 +91,8 @@ describe('a card update that times out', () => {
     const [id = ''] = await w.openIncidents(1);
     await deliverCard(id, 'final', w.delivery);
     const incident = await w.store.require(id);
-    const newer = await w.store.update(id, (current) => ({ incident: transition(current, 'analyzing', new Date().toISOString()), audit: [] }));
+    // A newer render (a step done), so the delivery sends an update of its own.
+    const newer = await w.store.update(id, (current) => ({ incident: { ...transition(current, 'analyzing', new Date().toISOString()), steps: { intake: { at: new Date().toISOString() } } }, audit: [] }));
     await deliverCard(id, 'final', w.delivery);
     const before = w.faults.calls.length;
     await w.delivery.chat.updateCard(incident.card!, { text: 'stale', blocks: [], version: incident.version - 1 });
