@@ -3,15 +3,15 @@ import { z } from 'zod';
 import { PIPELINE_ACTOR } from '../src/domain/audit.js';
 import { cardRetryDelayMs, type CardRetryPolicy } from '../src/domain/card-retry.js';
 import { ErrorCode, MedicError, asMedicError } from '../src/domain/errors.js';
-import type { Incident } from '../src/domain/incident.js';
+import type { CardRef, Incident } from '../src/domain/incident.js';
 import { isOverflowFingerprint } from '../src/domain/storm-policy.js';
 import type { Logger } from '../src/observability/logger.js';
 import type { Metrics } from '../src/observability/metrics.js';
-import type { CardDeliveryState } from '../src/ports/card-delivery.js';
+import type { CardDeliveryState, SentCard } from '../src/ports/card-delivery.js';
 import type { Chat, ChatMessage } from '../src/ports/chat.js';
 import type { IncidentStore } from '../src/ports/incident-store.js';
 import { diffFitsCard } from '../src/presenters/diff-pages.js';
-import { presentIncidentCard } from '../src/presenters/incident-card.js';
+import { presentChannelCard } from '../src/presenters/channel-card.js';
 import { presentThreadDiff } from '../src/presenters/thread-diff.js';
 import type { JobDefinition } from '../src/queue/job-definition.js';
 
@@ -34,7 +34,10 @@ const LEASE_MS = 5_000;
 const RENEW_MS = 1_500;
 
 /**
- * Puts an incident's card in Slack in its current state: posts it (once, by key) or updates it.
+ * Puts an incident's card in Slack in its current state: posts it (once, by key) or updates it,
+ * then posts the thread replies waiting for it. It is the one path every card write and thread
+ * reply takes (analysis, decision, fix, checks, sweep, refresh), and it records in a ledger what
+ * each card shows, so no write can leave the channel behind the incident unnoticed.
  * The analysis never waits on this job, so a rate-limited or failing Slack never fails an analysis;
  * the job retries a final delivery with Slack's Retry-After or an exponential backoff up to hours,
  * records each failure on the incident, and ends in exactly one card once Slack answers. It always
@@ -81,7 +84,7 @@ export async function deliverCard(incidentId: string, requested: Priority, deps:
   let incident: Incident | undefined;
   try {
     incident = await deps.store.get(incidentId);
-    if (!incident || isOverflowFingerprint(incident.fingerprint)) return; // the overflow card is refresh-card's
+    if (!incident) return;
     // Without a card, this is the post: it has priority whatever asked for it.
     const priority: Priority = incident.card && incident.state === 'analyzing' ? requested : 'final';
     if (!incident.card && requested === 'progress') return void deps.metrics.cardDeliveries.inc({ outcome: 'progress_dropped' });
@@ -99,20 +102,25 @@ export async function deliverCard(incidentId: string, requested: Priority, deps:
 
 async function deliver(incident: Incident, priority: Priority, deps: DeliverCardDeps): Promise<void> {
   const stats = await deps.store.stats(incident.id);
-  const render = (current: Incident, options?: { interactive: boolean }) => presentIncidentCard({ incident: current, stats }, options);
+  const overflowFamilies = isOverflowFingerprint(incident.fingerprint) ? await deps.store.overflowFamilies(incident.fingerprint) : undefined;
+  const render = (current: Incident, options?: { interactive: boolean }) => presentChannelCard({ incident: current, stats, ...(overflowFamilies ? { overflowFamilies } : {}) }, options);
+  const sent = (current: Incident, message: ChatMessage): SentCard => ({ digest: digest(message), state: current.state, version: current.version, at: Date.now() });
   const longDiff = incident.state === 'awaiting_approval' && incident.proposal !== undefined && !diffFitsCard(incident.proposal);
   let card = incident.card;
   if (!card) {
     // A card offering Approve over a diff too long for it waits until the diff is in its thread.
     const first = render(incident, { interactive: !longDiff });
+    // Recorded before the post: a post found later by its key shows this render. An entry already
+    // there is an earlier try's, whose post may be the one found, so it is kept (at worst one
+    // update more).
+    if (!(await deps.state.lastSent(incident.id))) await deps.state.markSent(incident.id, sent(incident, first));
     card = await deps.chat.postCard(`card:${incident.id}`, first, incident.route?.channel);
     const posted = card;
     const at = deps.clock().toISOString();
+    const action = overflowFamilies ? 'incident.overflow-card' : 'incident.card-posted';
     incident = await deps.store.update(incident.id, (current) =>
-      current.card ? undefined : { incident: { ...current, card: posted, updatedAt: at }, audit: [{ at, action: 'incident.card-posted', outcome: 'done', actor: PIPELINE_ACTOR }] },
+      current.card ? undefined : { incident: { ...current, card: posted, updatedAt: at }, audit: [{ at, action, outcome: 'done', actor: PIPELINE_ACTOR, details: { title: current.title } }] },
     );
-    // No markSent: a post found by its key (an earlier, timed-out try) shows that try's render, so
-    // the update below always follows a post.
     deps.metrics.cardDeliveries.inc({ outcome: 'posted' });
   }
   if (longDiff && incident.proposal) {
@@ -120,11 +128,28 @@ async function deliver(incident: Incident, priority: Priority, deps: DeliverCard
     for (const [i, part] of parts.entries()) await deps.chat.replyInThread(card, `diff:${incident.id}:${incident.proposal.contentHash}:${i}`, part);
   }
   const message: ChatMessage = { ...render(incident), ...(priority === 'progress' ? { progress: true } : {}) };
-  const sum = digest(message);
-  if ((await deps.state.lastSent(incident.id)) === sum) return void deps.metrics.cardDeliveries.inc({ outcome: 'unchanged' });
-  await deps.chat.updateCard(card, message);
-  await deps.state.markSent(incident.id, sum);
-  deps.metrics.cardDeliveries.inc({ outcome: priority === 'progress' ? 'progress' : 'updated' });
+  const now = sent(incident, message);
+  const last = await deps.state.lastSent(incident.id);
+  if (last?.digest === now.digest) {
+    // The card shows it already; the ledger learns the record it stands for (a render can outlive a state).
+    if (last.state !== now.state || last.version !== now.version) await deps.state.markSent(incident.id, now);
+    deps.metrics.cardDeliveries.inc({ outcome: 'unchanged' });
+  } else {
+    await deps.chat.updateCard(card, message);
+    await deps.state.markSent(incident.id, now);
+    deps.metrics.cardDeliveries.inc({ outcome: priority === 'progress' ? 'progress' : 'updated' });
+  }
+  // Replies are posts: a progress delivery leaves them to their own (final, retried) delivery.
+  if (priority === 'final') await deliverReplies(incident.id, card, deps);
+}
+
+/** The card's waiting thread replies, oldest first; each is removed once Slack took it. */
+async function deliverReplies(incidentId: string, card: CardRef, deps: DeliverCardDeps): Promise<void> {
+  for (const reply of await deps.state.pendingReplies(incidentId)) {
+    await deps.chat.replyInThread(card, reply.key, reply.message);
+    await deps.state.removeReply(incidentId, reply.key);
+    deps.metrics.cardDeliveries.inc({ outcome: 'replied' });
+  }
 }
 
 /** The incident says why its card is missing or behind; `doctor` lists it. Always retried. */

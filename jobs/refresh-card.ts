@@ -3,15 +3,14 @@ import type { IncidentStore, Mutation } from '../src/ports/incident-store.js';
 import { PIPELINE_ACTOR } from '../src/domain/audit.js';
 import type { Incident } from '../src/domain/incident.js';
 import { isOverflowFingerprint, presentOverflowTitle } from '../src/domain/storm-policy.js';
-import { presentIncidentCard } from '../src/presenters/incident-card.js';
-import { withOverflowFamilies } from '../src/presenters/overflow-card.js';
 import { triageOverflow } from '../src/analysts/overflow-triage.js';
-import type { Chat } from '../src/ports/chat.js';
+import type { RequestCard } from '../src/ports/card-delivery.js';
 import type { JobDefinition } from '../src/queue/job-definition.js';
 
 export interface RefreshCardDeps {
   store: IncidentStore;
-  chat: Chat;
+  /** The card delivery: it renders the record (the overflow's families included) and posts or updates. */
+  requestCard: RequestCard;
   clock: () => Date;
 }
 
@@ -20,7 +19,7 @@ const RefreshCardPayload = z.object({ incidentId: z.string().min(1) });
 /**
  * Shows an incident's current event count on its card. Enqueued throttled (one job per incident
  * per MEDIC_CARD_REFRESH_S, see Queues.enqueueCardRefresh), so a storm costs one chat.update per
- * incident per period. The overflow incident has no analysis to post its card: this job does.
+ * incident per period. The overflow incident has no analysis to post its card: this job asks for it.
  */
 export function createRefreshCardJob(deps: RefreshCardDeps): JobDefinition<z.infer<typeof RefreshCardPayload>> {
   return {
@@ -39,37 +38,28 @@ export async function refreshCard(incidentId: string, deps: RefreshCardDeps): Pr
   let incident = await deps.store.get(incidentId);
   // A closed card says how it was resolved; the count no longer changes it. A merged one says where its events went.
   if (!incident || (incident.state === 'closed' && !incident.mergedInto)) return incident;
-  const stats = await deps.store.stats(incidentId);
   if (isOverflowFingerprint(incident.fingerprint)) incident = await showOverflow(incident, deps);
-  if (incident.card) await deps.chat.updateCard(incident.card, await presentCard(incident, stats, deps));
+  if (incident.card || isOverflowFingerprint(incident.fingerprint)) await deps.requestCard(incident.id, incident.version, 'final');
   return incident;
 }
 
-/** The incident card; an overflow card also names its services and lists its heaviest families. */
-async function presentCard(incident: Incident, stats: Awaited<ReturnType<IncidentStore['stats']>>, deps: RefreshCardDeps) {
-  const card = presentIncidentCard({ incident, stats });
-  if (!isOverflowFingerprint(incident.fingerprint)) return card;
-  return withOverflowFamilies(card, incident.id, await deps.store.overflowFamilies(incident.fingerprint));
-}
-
 /**
- * Keeps the overflow title's family count and its offline triage current, and posts its one card
- * (idempotent by key). A change of the family named most likely is audited.
+ * Keeps the overflow title's family count and its offline triage current (its one card is posted
+ * by the delivery, by key). A change of the family named most likely is audited.
  */
 async function showOverflow(incident: Incident, deps: RefreshCardDeps): Promise<Incident> {
   const at = deps.clock().toISOString();
   const title = presentOverflowTitle(await deps.store.suppressedFamilies(incident.fingerprint));
   const triage = triageOverflow(await deps.store.overflowFamilies(incident.fingerprint));
   const triaged = (current: Incident) => (triage ? { rca: triage.rca, recommendation: triage.recommendation, provenance: { ...current.provenance, rca: OFFLINE } } : {});
-  const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, await presentCard({ ...incident, title, ...triaged(incident) }, await deps.store.stats(incident.id), deps), incident.route?.channel));
   return deps.store.update(incident.id, (current) => {
     const triageMoved = triage !== undefined && (current.rca?.rootCause !== triage.rca.rootCause || current.rca.summary !== triage.rca.summary);
-    if (current.title === title && current.card && !triageMoved) return undefined;
-    const audit: Mutation['audit'] = current.card ? [] : [{ at, action: 'incident.overflow-card', outcome: 'done', actor: PIPELINE_ACTOR, details: { title } }];
+    if (current.title === title && !triageMoved) return undefined;
+    const audit: Mutation['audit'] = [];
     if (triage && headline(current.rca?.rootCause) !== headline(triage.rca.rootCause)) {
       audit.push({ at, action: 'incident.overflow-triage', outcome: 'done', actor: PIPELINE_ACTOR, details: { top: triage.top.fingerprint, service: triage.top.service, count: triage.top.count, families: triage.rca.sequenceOfEvents.length } });
     }
-    return { incident: { ...current, title, card: current.card ?? card, ...triaged(current), updatedAt: at }, audit };
+    return { incident: { ...current, title, ...triaged(current), updatedAt: at }, audit };
   });
 }
 

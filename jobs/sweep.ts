@@ -4,14 +4,16 @@ import { PIPELINE_ACTOR } from '../src/domain/audit.js';
 import { transition, type Incident } from '../src/domain/incident.js';
 import { FINISHED_STATES, isQuiet, quietMinutes } from '../src/domain/storm-policy.js';
 import type { Logger } from '../src/observability/logger.js';
-import { presentIncidentCard } from '../src/presenters/incident-card.js';
-import type { Chat, ChatMessage } from '../src/ports/chat.js';
+import type { CardDeliveries, CardDeliveryState } from '../src/ports/card-delivery.js';
 import type { JobDefinition } from '../src/queue/job-definition.js';
 import { resumeStuckIncidents, type ResumeDeps } from '../src/use-cases/resume-stuck-incidents.js';
+import { repairStaleCards } from '../src/use-cases/stale-cards.js';
 
 export interface SweepDeps {
   store: IncidentStore;
-  chat: Chat;
+  deliveries: CardDeliveries;
+  /** The cards' ledger: the sweep compares each open incident with what its card shows. */
+  cards?: CardDeliveryState;
   clock: () => Date;
   logger: Logger;
   quietPeriodS: number;
@@ -26,7 +28,8 @@ const SweepPayload = z.object({}).passthrough();
  * for MEDIC_QUIET_PERIOD_S, and releases their fingerprint: the next event of the family opens a
  * new incident that names this one as its predecessor. Runs on a job scheduler; every worker
  * may run it, because each close is a compare-and-set on the record. It also resumes incidents
- * stuck in a working state (see resumeStuckIncidents).
+ * stuck in a working state (see resumeStuckIncidents), and delivers again every open card whose
+ * ledger shows another state than its incident's.
  */
 export function createSweepJob(deps: SweepDeps): JobDefinition<z.infer<typeof SweepPayload>> {
   return {
@@ -38,6 +41,10 @@ export function createSweepJob(deps: SweepDeps): JobDefinition<z.infer<typeof Sw
     async perform() {
       await sweepQuietIncidents(deps);
       if (deps.resume) await resumeStuckIncidents(deps.resume);
+      if (deps.cards) {
+        const repaired = await repairStaleCards({ store: deps.store, cards: deps.cards, deliveries: deps.deliveries }, deps.clock().getTime());
+        if (repaired.length > 0) deps.logger.warn({ cards: repaired }, 'cards behind their incident: delivering them again');
+      }
       await deps.store.pruneExpired(deps.clock().getTime());
     },
   };
@@ -68,25 +75,12 @@ async function closeQuiet(incident: Incident, nowMs: number, deps: SweepDeps): P
   const reason = `resolved after ${minutes} quiet minutes`;
   const closed = await deps.store.update(incident.id, (current) =>
     FINISHED_STATES.includes(current.state)
-      ? { incident: transition(current, 'closed', at), audit: [{ at, action: 'incident.resolve', outcome: 'done', actor: PIPELINE_ACTOR, reason, details: { quietMinutes: minutes, from: current.state } }] }
+      ? { incident: { ...transition(current, 'closed', at), resolution: { quietMinutes: minutes } }, audit: [{ at, action: 'incident.resolve', outcome: 'done', actor: PIPELINE_ACTOR, reason, details: { quietMinutes: minutes, from: current.state } }] }
       : undefined,
   );
   if (closed.state !== 'closed') return undefined;
   await deps.store.releaseFingerprint(closed);
-  if (closed.card) {
-    try {
-      const stats = await deps.store.stats(closed.id);
-      await deps.chat.updateCard(closed.card, withResolution(presentIncidentCard({ incident: closed, stats }), minutes));
-    } catch (error) {
-      // The incident is closed either way; the card is a courtesy.
-      deps.logger.warn({ incidentId: closed.id, err: error }, 'resolution card update failed');
-    }
-  }
+  // The incident is closed either way; the card (with its resolution line) is a delivery.
+  await deps.deliveries.requestCard(closed.id, closed.version, 'final').catch((error: unknown) => deps.logger.warn({ incidentId: closed.id, err: error }, 'could not request the resolution card'));
   return closed;
-}
-
-/** Adds the resolution line to the closed card (kept within Block Kit's 50 blocks). */
-export function withResolution(message: ChatMessage, minutes: number): ChatMessage {
-  const block = { type: 'context', block_id: 'medic_resolved', elements: [{ type: 'mrkdwn', text: `✅ Resolved after ${minutes} quiet minutes: no new events of this family.` }] };
-  return { text: message.text, blocks: [...message.blocks.slice(0, 49), block] };
 }

@@ -3,15 +3,14 @@ import type { IncidentStore } from '../src/ports/incident-store.js';
 import { PIPELINE_ACTOR } from '../src/domain/audit.js';
 import { inInvocationScope } from '../src/gateway/invocation-scope.js';
 import type { Logger } from '../src/observability/logger.js';
-import type { Chat } from '../src/ports/chat.js';
+import type { CardDeliveries } from '../src/ports/card-delivery.js';
 import type { PullRequests } from '../src/ports/code.js';
-import { presentIncidentCard } from '../src/presenters/incident-card.js';
 import { presentThreadReply } from '../src/presenters/thread-reply.js';
 import type { JobDefinition } from '../src/queue/job-definition.js';
 
 export interface WatchChecksDeps {
   store: IncidentStore;
-  chat: Chat;
+  deliveries: CardDeliveries;
   pullRequests: PullRequests;
   logger: Logger;
   clock: () => Date;
@@ -53,8 +52,7 @@ async function look(incidentId: string, attempt: number, deps: WatchChecksDeps):
       ? { incident: { ...current, fix: { ...current.fix, checks: state }, updatedAt: at }, audit: [{ at, action: 'fix.checks', outcome: 'done', actor: PIPELINE_ACTOR, details: { state, looks: attempt + 1 } }] }
       : undefined,
   );
-  if (!updated.card) return;
   const view = { incident: updated, stats: await deps.store.stats(incidentId) };
-  await deps.chat.replyInThread(updated.card, `checks:${incidentId}:${state}`, presentThreadReply(view, 'checks'));
-  await deps.chat.updateCard(updated.card, presentIncidentCard(view)).catch((error: unknown) => deps.logger.warn({ incidentId, err: error }, 'card update failed'));
+  await deps.deliveries.requestReply(incidentId, `checks:${incidentId}:${state}`, presentThreadReply(view, 'checks'));
+  await deps.deliveries.requestCard(incidentId, updated.version, 'final');
 }

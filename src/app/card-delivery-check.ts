@@ -1,14 +1,23 @@
 import type { DeliveryFailure } from '../ports/card-delivery.js';
 import type { ServiceCheck } from '../ports/service-check.js';
+import type { StaleCard } from '../use-cases/stale-cards.js';
+
+const describeStale = (s: StaleCard) => (s.posted ? `${s.incidentId} shows ${s.shows ?? 'an unrecorded state'}, is ${s.state}` : `${s.incidentId} (${s.state}) has no card`);
 
 /**
- * `doctor`'s line for cards: how many wait for delivery and, for those Slack refuses, why and what
- * to fix (the failure's message carries the operator's next step, e.g. "invite the bot").
+ * `doctor`'s line for cards: how many wait for delivery, which open cards are behind their
+ * incident (their last delivered render shows another state; the sweep delivers them again), and,
+ * for those Slack refuses, why and what to fix (the failure's message carries the operator's next
+ * step, e.g. "invite the bot").
  */
-export function describeCardDelivery(failing: (DeliveryFailure & { incidentId: string })[], queued: Record<string, number>): ServiceCheck {
+export function describeCardDelivery(failing: (DeliveryFailure & { incidentId: string })[], queued: Record<string, number>, stale: StaleCard[] = []): ServiceCheck {
   const pending = Object.values(queued).reduce((sum, n) => sum + n, 0);
   const adapter = 'deliver-card job';
-  if (failing.length === 0) return { name: 'card delivery', adapter, ok: true, detail: pending === 0 ? 'every card delivered' : `${pending} card deliveries queued` };
+  const behind = stale.length === 0 ? '' : `${stale.length} card(s) behind their incident, delivered again by the sweep: ${stale.slice(0, 3).map(describeStale).join('; ')}${stale.length > 3 ? '; …' : ''}`;
+  if (failing.length === 0) {
+    if (behind) return { name: 'card delivery', adapter, ok: false, detail: behind };
+    return { name: 'card delivery', adapter, ok: true, detail: pending === 0 ? 'every card delivered' : `${pending} card deliveries queued` };
+  }
   const oldest = [...failing].sort((a, b) => a.since.localeCompare(b.since));
   const reasons = [...new Set(oldest.map((f) => f.error))].slice(0, 3);
   const first = oldest[0];
@@ -16,6 +25,6 @@ export function describeCardDelivery(failing: (DeliveryFailure & { incidentId: s
     name: 'card delivery',
     adapter,
     ok: false,
-    detail: `${failing.length} card(s) not delivered yet (retrying; oldest ${first?.incidentId ?? '?'} since ${first?.since ?? '?'}, ${pending} queued): ${reasons.join(' | ')}`,
+    detail: `${failing.length} card(s) not delivered yet (retrying; oldest ${first?.incidentId ?? '?'} since ${first?.since ?? '?'}, ${pending} queued): ${reasons.join(' | ')}${behind ? ` · ${behind}` : ''}`,
   };
 }

@@ -8,6 +8,7 @@ import { createSlackChat } from '../adapters/slack/slack-chat.js';
 import { createSlackUserGroups } from '../adapters/slack/slack-user-groups.js';
 import { createSlackWebClient } from '../adapters/slack/web-client.js';
 import { createRedisCallPacer } from '../adapters/redis/slack-pacer.js';
+import { createRedisPostLedger } from '../adapters/redis/post-ledger.js';
 import { createRedisCardVersions } from '../adapters/redis/card-delivery-state.js';
 import type { Metrics } from '../observability/metrics.js';
 import { validateFix } from '../analysts/validate-fix.js';
@@ -97,7 +98,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
     client: slackClient, channel: catalog.current().defaultChannel,
     // Slack's per-channel limit is Slack's: the loopback sandbox takes calls as fast as they come.
     pacer: createRedisCallPacer(redis, prefix, { callsPerSecond: mode === 'sandbox' ? 100 : config.MEDIC_SLACK_CALLS_PER_S }),
-    versions: createRedisCardVersions(redis, prefix), lateWindowMs: 2 * config.SLACK_TIMEOUT_MS,
+    versions: createRedisCardVersions(redis, prefix), posts: createRedisPostLedger(redis, prefix), lateWindowMs: 2 * config.SLACK_TIMEOUT_MS,
     onStale: () => metrics?.slackStaleUpdates.inc(),
   });
   const chat: Chat = slackChat

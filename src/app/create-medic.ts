@@ -11,7 +11,8 @@ import { createRefreshCardJob } from '../../jobs/refresh-card.js';
 import { createSweepJob } from '../../jobs/sweep.js';
 import { createDeliverCardJob, type DeliverCardDeps } from '../../jobs/deliver-card.js';
 import { createRedisCardDeliveryState } from '../adapters/redis/card-delivery-state.js';
-import type { RequestCard } from '../ports/card-delivery.js';
+import { createCardDeliveries } from './card-deliveries.js';
+import { findStaleCards } from '../use-cases/stale-cards.js';
 import { describeCardDelivery } from './card-delivery-check.js';
 import { createAuditLog } from '../adapters/redis/audit-log.js';
 import { createCheckpointStore } from '../adapters/redis/checkpoint-store.js';
@@ -129,9 +130,11 @@ export function createMedic(parts: MedicParts): Medic {
     retry: { minMs: config.MEDIC_CARD_RETRY_MIN_MS, maxMs: config.MEDIC_CARD_RETRY_MAX_MS }, attempts: config.MEDIC_CARD_ATTEMPTS,
   };
 
-  const requestCard: RequestCard = (id, version, priority) => queues.enqueueCardDelivery(id, version, priority, config.MEDIC_CARD_ATTEMPTS);
+  // Every card write and thread reply is a delivery (see jobs/deliver-card.ts); nothing else writes a card.
+  const deliveries = createCardDeliveries(queues, cardState, config.MEDIC_CARD_ATTEMPTS);
+  const { requestCard, requestReply } = deliveries;
   const pipeline: PipelineDeps = {
-    store, logs: adapters.logs, chat: adapters.chat, requestCard,
+    store, logs: adapters.logs, chat: adapters.chat, requestCard, requestReply,
     analystFor: adapters.analystFor,
     findSimilarDocs: adapters.findSimilarDocs, findRecentChanges: adapters.findRecentChanges,
     searchCode: adapters.searchCode, validateFix: adapters.validateFix, runDiagnostics: adapters.runDiagnostics,
@@ -145,7 +148,7 @@ export function createMedic(parts: MedicParts): Medic {
     },
     clock, logger, metrics, afterStep,
   };
-  const fix: FixDeps = { store, chat: adapters.chat, requestCard, publisher: adapters.publisher, pullRequests: adapters.pullRequests, clock, logger, metrics, afterStep, learn,
+  const fix: FixDeps = { store, deliveries, publisher: adapters.publisher, pullRequests: adapters.pullRequests, clock, logger, metrics, afterStep, learn,
     watchChecks: adapters.pullRequests.checks ? (incident) => queues.enqueueChecksWatch(incident.id, 0, config.MEDIC_CHECKS_INTERVAL_S * 1000) : undefined,
   };
   const poll: PollDeps = {
@@ -167,11 +170,11 @@ export function createMedic(parts: MedicParts): Medic {
   const commands = createIncidentCommands({
     ...fixOrders, audit, authority: adapters.authority, clock,
     enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round),
-    announce: createDecisionAnnouncer({ chat: adapters.chat, logger, stats: (id) => store.stats(id), requestCard }),
+    announce: createDecisionAnnouncer({ deliveries, logger, stats: (id) => store.stats(id) }),
     learn: (incident) => learn(incident),
   });
 
-  const actions = adapters.gateway && createActionCommands({ gateway: adapters.gateway, approvals: adapters.approvals, store, chat: adapters.chat, clock });
+  const actions = adapters.gateway && createActionCommands({ gateway: adapters.gateway, approvals: adapters.approvals, store, chat: adapters.chat, deliveries, clock });
   const gateway = adapters.gateway;
   const groupingDeps = gateway && {
     gateway, approvals: adapters.approvals, store,
@@ -193,7 +196,9 @@ export function createMedic(parts: MedicParts): Medic {
           (error: unknown) => ({ name: 'redis', adapter: 'redis', ok: false, detail: String(error) }),
         ),
       };
-      const cardCheck: Checkable = { check: async () => describeCardDelivery(await cardState.failing(), await queues.deliverCard.getJobCounts('waiting', 'delayed', 'active', 'prioritized')) };
+      const cardCheck: Checkable = {
+        check: async () => describeCardDelivery(await cardState.failing(), await queues.deliverCard.getJobCounts('waiting', 'delayed', 'active', 'prioritized'), await findStaleCards({ store, cards: cardState }, clock().getTime())),
+      };
       // All at once, each bounded: `doctor` takes as long as its slowest check, never their sum.
       return Promise.all([redisCheck, ...adapters.checks, cardCheck].map((c) => boundedCheck(c, CHECK_TIMEOUT_MS)));
     },
@@ -212,14 +217,15 @@ export function createMedic(parts: MedicParts): Medic {
       const workerOptions = { connection: redis, redisPrefix: prefix, lockDurationMs: config.MEDIC_JOB_LOCK_MS, logger };
       workers.push(startWorker(createAnalyzeJob(pipeline, { concurrency: config.MEDIC_ANALYZE_CONCURRENCY }), workerOptions), startWorker(createApplyFixJob(fix), workerOptions));
       if (adapters.pullRequests.checks) {
-        const watch = { store, chat: adapters.chat, pullRequests: adapters.pullRequests, logger, clock, intervalMs: config.MEDIC_CHECKS_INTERVAL_S * 1000, maxLooks: config.MEDIC_CHECKS_MAX_LOOKS, enqueue: (id: string, attempt: number, delayMs: number) => queues.enqueueChecksWatch(id, attempt, delayMs) };
+        const watch = { store, deliveries, pullRequests: adapters.pullRequests, logger, clock, intervalMs: config.MEDIC_CHECKS_INTERVAL_S * 1000, maxLooks: config.MEDIC_CHECKS_MAX_LOOKS, enqueue: (id: string, attempt: number, delayMs: number) => queues.enqueueChecksWatch(id, attempt, delayMs) };
         workers.push(startWorker(createWatchChecksJob(watch), workerOptions));
       }
       workers.push(
-        startWorker(createRefreshCardJob({ store, chat: adapters.chat, clock }), workerOptions),
+        // A refresh shows a new event count, which the record's version does not capture: each is a delivery of its own.
+        startWorker(createRefreshCardJob({ store, clock, requestCard: (id, version, priority) => requestCard(id, version, priority, `refresh-${Date.now()}`) }), workerOptions),
         startWorker(createDeliverCardJob(delivery), workerOptions),
         startWorker(createSweepJob({
-          store, chat: adapters.chat, clock, logger, quietPeriodS: storm.quietPeriodS,
+          store, deliveries, cards: cardState, clock, logger, quietPeriodS: storm.quietPeriodS,
           resume: { ...fixOrders, clock, logger, stuckAfterS: config.MEDIC_STUCK_AFTER_S, resumeAnalysis: (id, round) => queues.resumeAnalysis(id, round), resumeFix: (id, hash, round) => queues.resumeFix(id, hash, round) },
         }), workerOptions),
       );

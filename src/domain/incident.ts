@@ -213,6 +213,8 @@ export const Incident = z.object({
   sameFailureAs: SameFailureLink.optional(),
   /** Other services' incidents linked to this one as the same failure; this card's fix is theirs too. */
   sameFailures: z.array(z.object({ incidentId: z.string(), service: z.string() })).default([]),
+  /** Set when the sweep closed it as quiet: how long its family had been quiet (the closed card says so). */
+  resolution: z.object({ quietMinutes: z.number().int().nonnegative() }).optional(),
 });
 export type Incident = z.infer<typeof Incident>;
 

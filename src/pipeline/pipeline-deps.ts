@@ -8,7 +8,7 @@ import type { FailureLinks } from '../ports/failure-links.js';
 import type { RepositoryOf } from '../domain/failure-signature.js';
 import type { Analyst, CodeCandidate, DraftFix } from '../ports/analyst.js';
 import type { Chat } from '../ports/chat.js';
-import type { RequestCard } from '../ports/card-delivery.js';
+import type { RequestCard, RequestReply } from '../ports/card-delivery.js';
 import type { LogSource } from '../ports/log-source.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -35,6 +35,8 @@ export interface PipelineDeps {
    * completes and persists whatever Slack answers. Absent (tools, some tests): steps call `chat`.
    */
   requestCard?: RequestCard;
+  /** Hands a thread reply to the same delivery (kept until the card is posted and Slack takes it). */
+  requestReply?: RequestReply;
   /** The analyst for one incident (its token budget is scoped to the incident). */
   analystFor(incidentId: string): Analyst;
   findSimilarDocs(input: { event: ErrorEvent; template: string; limit: number }): Promise<SimilarDoc[]>;

@@ -7,18 +7,17 @@ import { inertGitText } from '../domain/untrusted/inert-git-text.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { IncidentStore } from '../ports/incident-store.js';
-import { presentIncidentCard } from '../presenters/incident-card.js';
 import { presentThreadReply } from '../presenters/thread-reply.js';
 import { clipSubject } from '../domain/commit-subject.js';
 import { presentCommitSubject } from '../presenters/commit-message.js';
 import { presentPullRequestBody, presentPullRequestTitle } from '../presenters/pull-request-body.js';
-import type { RequestCard } from '../ports/card-delivery.js';
-import type { Chat } from '../ports/chat.js';
+import type { CardDeliveries } from '../ports/card-delivery.js';
 import type { FixPublisher, PullRequests } from '../ports/code.js';
 
 export interface FixDeps {
   store: IncidentStore;
-  chat: Chat;
+  /** The card and its thread: durable deliveries, so Slack never decides a fix's outcome. */
+  deliveries: CardDeliveries;
   publisher: FixPublisher;
   pullRequests: PullRequests;
   clock: () => Date;
@@ -29,14 +28,14 @@ export interface FixDeps {
   learn?: (incident: Incident) => Promise<void>;
   /** Starts watching the PR's check runs, where the code host has them. */
   watchChecks?: (incident: Incident) => Promise<void>;
-  /** Hands a card update Slack refused to the retried delivery job. */
-  requestCard?: RequestCard;
 }
 
 /**
  * Applies exactly the approved proposal: one branch, one commit, one push, one PR, one thread
  * reply. Each step is checkpointed like the analysis, and each side effect is idempotent by key,
- * so a retried job never pushes twice or replies twice.
+ * so a retried job never pushes twice or replies twice. The outcome is the push and the PR: the
+ * card and the thread replies are deliveries of their own, which wait for the card when it is not
+ * posted yet and are retried until Slack takes them, so Slack can never fail a pushed fix.
  */
 export async function runFix(incidentId: string, proposalHash: string, deps: FixDeps): Promise<Incident> {
   const now = () => deps.clock().toISOString();
@@ -77,11 +76,9 @@ export async function runFix(incidentId: string, proposalHash: string, deps: Fix
     await record('pull-request', { fix: { ...fix, pullRequest: pr } }, { pullRequest: pr?.url ?? null });
   }
   if (!isStepDone(incident, 'thread-reply')) {
-    if (incident.card) {
-      const key = `fix:${incident.id}:${proposalHash}`;
-      await deps.chat.replyInThread(incident.card, `${key}:branch`, presentThreadReply({ incident }, 'branch'));
-      if (incident.fix?.pushStatus === 'pushed') await deps.chat.replyInThread(incident.card, `${key}:pr`, presentThreadReply({ incident }, 'pull-request'));
-    }
+    const key = `fix:${incident.id}:${proposalHash}`;
+    await deps.deliveries.requestReply(incident.id, `${key}:branch`, presentThreadReply({ incident }, 'branch'));
+    if (incident.fix?.pushStatus === 'pushed') await deps.deliveries.requestReply(incident.id, `${key}:pr`, presentThreadReply({ incident }, 'pull-request'));
     await record('thread-reply', {}, {});
   }
   const at = now();
@@ -111,24 +108,30 @@ export async function abandonFix(incidentId: string, reason: string, deps: FixDe
   return finishFailed(await deps.store.require(incidentId), reason, deps);
 }
 
+/**
+ * Ends a fix that will not complete. A fix whose branch was pushed is fixed whatever failed after
+ * the push (its PR, its bookkeeping): telling the approver it failed would invite a second branch.
+ */
 async function finishFailed(incident: Incident, reason: string, deps: FixDeps): Promise<Incident> {
   const at = deps.clock().toISOString();
-  const failed = await deps.store.update(incident.id, (current) =>
-    current.state === 'fixing'
-      ? { incident: { ...transition(current, 'fix_failed', at), error: reason }, audit: [{ at, action: 'fix.finish', outcome: 'failed', actor: PIPELINE_ACTOR, reason }] }
-      : undefined,
-  );
-  await updateCard(failed, deps);
-  return failed;
+  const ended = await deps.store.update(incident.id, (current) => {
+    if (current.state !== 'fixing') return undefined;
+    if (current.fix?.pushStatus === 'pushed') {
+      return { incident: transition(current, 'fixed', at), audit: [{ at, action: 'fix.finish', outcome: 'done', actor: PIPELINE_ACTOR, reason: `pushed; a later step failed: ${reason}` }] };
+    }
+    return { incident: { ...transition(current, 'fix_failed', at), error: reason }, audit: [{ at, action: 'fix.finish', outcome: 'failed', actor: PIPELINE_ACTOR, reason }] };
+  });
+  await updateCard(ended, deps);
+  return ended;
 }
 
+/** Asks for the card to show the fix's state; the request is a Redis write, never a Slack call. */
 async function updateCard(incident: Incident, deps: FixDeps): Promise<void> {
-  if (!incident.card) return;
   try {
-    await deps.chat.updateCard(incident.card, presentIncidentCard({ incident, stats: await deps.store.stats(incident.id) }));
+    await deps.deliveries.requestCard(incident.id, incident.version, 'final');
   } catch (error) {
-    deps.logger.warn({ incidentId: incident.id, err: error }, 'card update failed; the delivery job retries it');
-    await deps.requestCard?.(incident.id, incident.version, 'final').catch(() => undefined);
+    // The sweep compares every open card with its incident and asks again.
+    deps.logger.warn({ incidentId: incident.id, err: error }, 'could not request the card; the sweep repairs it');
   }
 }
 

@@ -30,3 +30,23 @@ export interface CardVersions {
   /** How long the card must still wait after a timed-out update (0 when settled). */
   unsettledMs(ref: CardRef): Promise<number>;
 }
+
+/** What the post ledger knows of one keyed post: its message, or that an attempt went out at `pendingSince` with no answer yet. */
+export type PostEntry = { ts: string } | { pendingSince: number };
+
+/**
+ * Posts once per key, shared by every worker, written before the post: a retry finds the message
+ * it posted without asking Slack, and looks Slack up only when an earlier attempt's outcome is
+ * unknown (a timeout, a crash between the post and its record).
+ */
+export interface PostLedger {
+  get(key: string): Promise<PostEntry | undefined>;
+  /**
+   * Marks an attempt about to go out at `nowMs`. 'busy' while another attempt's mark is younger
+   * than `settleMs`; the message's ts when one was recorded meanwhile; 'ok' otherwise.
+   */
+  begin(key: string, nowMs: number, settleMs: number): Promise<'ok' | 'busy' | { ts: string }>;
+  done(key: string, ts: string): Promise<void>;
+  /** The attempt surely did not post (Slack refused it, or it never left): forget its mark. */
+  clear(key: string): Promise<void>;
+}

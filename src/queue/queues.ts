@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Queue, type ConnectionOptions } from 'bullmq';
 import { QUEUE_NAMES, type QueueName } from './job-definition.js';
 
@@ -15,7 +16,9 @@ export interface Queues {
    * One delivery job per rendered version: a job finding its render already sent costs no Slack
    * call, so repeats coalesce. Posts and final states outrank progress in the queue.
    */
-  enqueueCardDelivery(incidentId: string, version: number, priority: 'final' | 'progress', attempts: number): Promise<void>;
+  enqueueCardDelivery(incidentId: string, version: number, priority: 'final' | 'progress', attempts: number, occasion?: string): Promise<void>;
+  /** The delivery that posts a waiting thread reply (one job per reply key; it posts the card first when needed). */
+  enqueueReplyDelivery(incidentId: string, replyKey: string, attempts: number): Promise<void>;
   enqueueAnalysis(incidentId: string, round: number): Promise<void>;
   /** First-round analyses of many incidents in one round trip (a storm's new incidents). */
   enqueueAnalyses(incidentIds: readonly string[]): Promise<void>;
@@ -85,14 +88,21 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
   const deliverCard = make(QUEUE_NAMES.deliverCard);
   const queues: Queues = {
     deliverCard,
-    async enqueueCardDelivery(incidentId, version, priority, attempts) {
+    // `occasion` names a delivery the record's version does not capture (a new event count).
+    async enqueueCardDelivery(incidentId, version, priority, attempts, occasion) {
       await deliverCard.add('deliver-card', { incidentId, priority }, {
-        jobId: `${incidentId}-v${version}-${priority}`,
+        jobId: `${incidentId}-v${version}-${priority}${occasion ? `-${occasion}` : ''}`,
         priority: priority === 'final' ? 1 : 10,
         // Progress is never retried: the next render supersedes it.
         attempts: priority === 'final' ? attempts : 1,
         backoff: { type: 'custom' },
         removeOnComplete: { age: 86_400, count: 10_000 },
+      });
+    },
+    async enqueueReplyDelivery(incidentId, replyKey, attempts) {
+      const id = createHash('sha256').update(replyKey).digest('hex').slice(0, 16);
+      await deliverCard.add('deliver-card', { incidentId, priority: 'final' }, {
+        jobId: `${incidentId}-reply-${id}`, priority: 1, attempts, backoff: { type: 'custom' }, removeOnComplete: { age: 86_400, count: 10_000 },
       });
     },
     poll,

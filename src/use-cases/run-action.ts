@@ -11,7 +11,8 @@ import { toActionOutcome } from '../gateway/actions/action-outcome.js';
 import type { ApprovalStore } from '../gateway/effect-gate/approval-store.js';
 import type { ToolGateway } from '../gateway/gateway.js';
 import type { InvokeResult } from '../gateway/invoke-result.js';
-import type { Chat } from '../ports/chat.js';
+import type { Chat, ChatMessage } from '../ports/chat.js';
+import type { CardDeliveries } from '../ports/card-delivery.js';
 import { presentActionResult } from '../presenters/card-intents.js';
 import { presentIncidentCard } from '../presenters/incident-card.js';
 import { presentStepUpRequest } from '../presenters/step-up-modal.js';
@@ -43,6 +44,8 @@ export interface ActionDeps {
   approvals: ApprovalStore;
   store: IncidentStore;
   chat: Chat;
+  /** The card's delivery path; without it (a bare harness) the card and thread are written at once. */
+  deliveries?: CardDeliveries;
   clock: () => Date;
 }
 
@@ -78,9 +81,19 @@ export function createActionCommands(deps: ActionDeps): ActionCommands {
 
   /** Thread and card are courtesy: the action's outcome is already stored and audited. */
   async function announce(incident: Incident, key: string, action: ProposedAction | undefined): Promise<void> {
+    if (deps.deliveries) {
+      if (action) await deps.deliveries.requestReply(incident.id, key, presentActionResult(action));
+      await deps.deliveries.requestCard(incident.id, incident.version, 'final');
+      return;
+    }
     if (!incident.card) return;
     if (action) await deps.chat.replyInThread(incident.card, key, presentActionResult(action));
     await deps.chat.updateCard(incident.card, presentIncidentCard({ incident, stats: await deps.store.stats(incident.id) }));
+  }
+
+  async function reply(incident: Incident, key: string, message: ChatMessage): Promise<void> {
+    if (deps.deliveries) await deps.deliveries.requestReply(incident.id, key, message);
+    else if (incident.card) await deps.chat.replyInThread(incident.card, key, message);
   }
 
   return {
@@ -110,9 +123,8 @@ export function createActionCommands(deps: ActionDeps): ActionCommands {
       if (result.status !== 'challenge' || !action) return { ok: false, message: `Medic did not request a step-up for ${tool}: ${result.status === 'challenge' ? 'unknown intent' : `${result.reason} (${result.code})`}` };
       const { challenge } = result;
       const saved = await patchAction(incidentId, tool, argsHash, (a) => ({ ...a, stepUp: { challengeId: challenge.challengeId, token: challenge.token, requestedBy: userId, expiresAt: challenge.expiresAt } }), { action: 'action.step-up-requested', userId, outcome: 'allowed' });
-      if (saved.incident.card) {
-        await deps.chat.replyInThread(saved.incident.card, `step-up:${challenge.challengeId}`, presentStepUpRequest({ incidentId, challengeId: challenge.challengeId }, action, userId));
-      }
+      const request = presentStepUpRequest({ incidentId, challengeId: challenge.challengeId }, action, userId);
+      await reply(saved.incident, `step-up:${challenge.challengeId}`, request);
       return { ok: true, message: `Step-up requested for ${tool} on ${challenge.target}: a second, elevated approver must confirm in the thread.` };
     },
 

@@ -96,15 +96,15 @@ describe('a quiet family', () => {
     const [first] = await analysed(w, medic, 1);
     expect(first!.state).toBe('reported');
 
-    const sweep = { store: medic.store, chat: medic.pipeline.chat, logger: createLogger({ level: 'silent' }), quietPeriodS: 3600 };
+    const sweep = { store: medic.store, deliveries: medic.fix.deliveries, logger: createLogger({ level: 'silent' }), quietPeriodS: 3600 };
     expect(await sweepQuietIncidents({ ...sweep, clock: () => new Date(Date.now() + 60_000) })).toEqual([]);
     expect(await sweepQuietIncidents({ ...sweep, clock: () => new Date(Date.now() + 3_660_000) })).toEqual([first!.id]);
     const closed = await medic.store.require(first!.id);
     expect(closed.state).toBe('closed');
     const resolve = (await medic.audit.list({ incidentId: first!.id })).filter((a) => a.action === 'incident.resolve');
     expect(resolve.map((a) => a.reason)).toEqual(['resolved after 61 quiet minutes']);
-    const last = (await transcript(w)).filter((row) => row.key === `card:${first!.id}`).at(-1);
-    expect(JSON.stringify(last?.blocks)).toContain('Resolved after 61 quiet minutes');
+    // The resolution card is a delivery of its own.
+    await w.waitFor(async () => JSON.stringify((await transcript(w)).filter((row) => row.key === `card:${first!.id}`).at(-1)?.blocks).includes('Resolved after 61 quiet minutes'), 'the resolution card');
 
     expect(await ingestEvents([eventOf('checkout', 'Payment declined for order #', new Date(Date.now() + 60_000))], medic.poll)).toMatchObject({ created: 1 });
     const second = (await medic.store.list()).find((i) => i.id !== first!.id);

@@ -44,8 +44,44 @@ describe('a card post that times out', () => {
     await sleep(1_300); // the late answer arrives; nothing may follow it
     expect(w.cardsOf(id)).toHaveLength(1);
     expect(w.faults.calls.filter((c) => c.method === 'chat.postMessage')).toHaveLength(1);
+    // The unknown outcome is resolved by one look-up, once the late answer could have landed.
+    expect(w.faults.calls.filter((c) => c.method === 'conversations.history')).toHaveLength(1);
     expect((await w.store.require(id)).card?.ts).toBe(w.cardsOf(id)[0]?.ts);
     expect(await counted(w.metrics.cardDeliveryFailures, { reason: 'timeout' })).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('a new card on a healthy Slack', () => {
+  it('costs the post and, only when the render moved on, one update: no history read', async () => {
+    world = await createSlackFaultWorld({ callsPerSecond: 50 });
+    const w = world;
+    const [id = ''] = await w.openIncidents(1);
+    w.startWorkers();
+    await w.waitFor('one card in its final state', () => oneFinalCard(w, id), 20_000);
+    await sleep(300);
+    const methods = w.faults.calls.map((c) => c.method).filter((m) => m.startsWith('chat.') || m.startsWith('conversations.history') || m.startsWith('conversations.replies'));
+    expect(methods.filter((m) => m === 'chat.postMessage')).toHaveLength(1);
+    expect(methods.filter((m) => m === 'conversations.history' || m === 'conversations.replies')).toEqual([]);
+    expect(methods.length).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('a card post applied only after a retry looked for it', () => {
+  it('keeps one card: the late copy is found by one more look-up and deleted', async () => {
+    world = await createSlackFaultWorld({ callsPerSecond: 50, timeoutMs: 300 });
+    const w = world;
+    let held = 0;
+    // The first post reaches "Slack" only after the client gave up and after the settle time (600 ms) has passed.
+    w.faults.setFaults((method) => (method === 'chat.postMessage' && held++ === 0 ? { kind: 'late-apply', ms: 1_000 } : undefined));
+    const [id = ''] = await w.openIncidents(1);
+    w.startWorkers();
+    await w.waitFor('one card in its final state', () => oneFinalCard(w, id), 20_000);
+    await sleep(1_500); // the check for a late copy runs a settle time after the second post
+    await w.waitFor('one card left', () => w.cardsOf(id).length === 1, 10_000);
+    expect((await w.store.require(id)).card?.ts).toBe(w.cardsOf(id)[0]?.ts);
+    expect(w.faults.calls.filter((c) => c.method === 'chat.postMessage')).toHaveLength(2); // the late one and the retry
+    expect(w.sandbox.state.calls.filter((c) => c.method === 'chat.delete')).toHaveLength(1);
+    expect(w.faults.calls.filter((c) => c.method === 'conversations.history')).toHaveLength(2); // after the settle time, and the check for a late copy
   });
 });
 
@@ -91,7 +127,8 @@ describe('a card update that times out', () => {
     const [id = ''] = await w.openIncidents(1);
     await deliverCard(id, 'final', w.delivery);
     const incident = await w.store.require(id);
-    const newer = await w.store.update(id, (current) => ({ incident: transition(current, 'analyzing', new Date().toISOString()), audit: [] }));
+    // A newer render (a step done), so the delivery sends an update of its own.
+    const newer = await w.store.update(id, (current) => ({ incident: { ...transition(current, 'analyzing', new Date().toISOString()), steps: { intake: { at: new Date().toISOString() } } }, audit: [] }));
     await deliverCard(id, 'final', w.delivery);
     const before = w.faults.calls.length;
     await w.delivery.chat.updateCard(incident.card!, { text: 'stale', blocks: [], version: incident.version - 1 });

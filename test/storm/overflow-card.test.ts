@@ -5,7 +5,7 @@ import { ingestEvents } from '../../src/use-cases/ingest-events.js';
 import { useOverflowStore } from '../support/overflow-store.js';
 
 const o = useOverflowStore();
-const { deps, event, now } = o;
+const { deps, event } = o;
 
 describe('the overflow card', () => {
   it('names its services and lists its heaviest families with counts and an Open incident button', async () => {
@@ -20,7 +20,7 @@ describe('the overflow card', () => {
     expect(families.map((f) => [f.service, f.title, f.count])).toEqual([['search', 'index shard unavailable', 3], ['billing', 'ledger sync refused', 1]]);
 
     const chat = o.chat();
-    await refreshCard(overflow.id, { store: o.store(), chat, clock: () => new Date(now) });
+    await refreshCard(overflow.id, o.refreshDeps(chat));
     const [posted] = await o.transcript();
     const text = JSON.stringify(posted!.blocks);
     expect(text).toContain('Services: `billing`, `search`');

@@ -28,7 +28,7 @@ describe('the offline triage of an overflow incident', () => {
 
 describe('the overflow card, triaged', () => {
   const o = useOverflowStore();
-  const { deps, event, now } = o;
+  const { deps, event } = o;
 
   it('shows its most likely root cause and next step on the card, and audits the family it names each time that changes', async () => {
     // A heavy first incident, so nothing in the overflow outgrows it and is promoted.
@@ -36,7 +36,7 @@ describe('the overflow card, triaged', () => {
     await ingestEvents([...Array.from({ length: 6 }, () => event('search', 'index shard unavailable')), event('billing', 'ledger sync refused')], deps());
     const overflow = (await o.store().list()).find((i) => i.fingerprint.startsWith('overflow:'))!;
     const chat = o.chat();
-    const refresh = () => refreshCard(overflow.id, { store: o.store(), chat, clock: () => new Date(now) });
+    const refresh = () => refreshCard(overflow.id, o.refreshDeps(chat));
 
     const first = (await refresh())!;
     expect(first.rca?.rootCause).toMatch(/^Most likely the "index shard unavailable" failure in search: 6 of the overflow's 7 events/);

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createAdapters } from '../../src/app/create-adapters.js';
 import { createMedic, type Medic } from '../../src/app/create-medic.js';
+import type { SlackSettings } from '../../src/app/chat-mode.js';
 import type { Incident } from '../../src/domain/incident.js';
 import { createRedis, deleteByPrefix, type RedisClient } from '../../src/adapters/redis/connect.js';
 import type { RedisTarget } from '../../src/config/sections/redis.js';
@@ -74,7 +75,8 @@ export interface World {
   chatOut: PassThrough;
   chatText(): string;
   writeLogs(name: string, text: string): Promise<void>;
-  startMedic(overrides?: Record<string, string>): Promise<Medic>;
+  /** `slack`: the Slack (or sandbox) Web API the chat adapter talks to; the console chat without it. */
+  startMedic(overrides?: Record<string, string>, slack?: SlackSettings): Promise<Medic>;
   /** Runs `src/main.ts --role worker` as a separate process on the same Redis and data. */
   spawnWorker(overrides?: Record<string, string>): ChildProcess;
   waitFor<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs?: number): Promise<T>;
@@ -120,10 +122,10 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
     dir, prefix, env, redis, chatOut,
     chatText: () => chatText,
     writeLogs: (name, text) => writeFile(join(dir, 'logs', name), text, { flag: 'a' }),
-    async startMedic(overrides = {}) {
-      const config = loadConfig({ ...env, ...overrides });
+    async startMedic(overrides = {}, slack) {
+      const config = loadConfig({ ...env, ...(slack ? { MEDIC_CHAT: 'auto' } : {}), ...overrides });
       const logger = createLogger({ level: 'silent' });
-      const adapters = await createAdapters({ config, redis, logger, chatOut });
+      const adapters = await createAdapters({ config, redis, logger, chatOut, ...(slack ? { slack } : {}) });
       const medic = createMedic({ config, redis, adapters, logger, metrics: createMetrics() });
       medics.push(medic);
       return medic;

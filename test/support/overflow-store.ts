@@ -2,6 +2,12 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach } from 'vitest';
 import { createConsoleChat } from '../../src/adapters/console-chat/console-chat.js';
 import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
+import { createRedisCardDeliveryState } from '../../src/adapters/redis/card-delivery-state.js';
+import { deliverCard, type DeliverCardDeps } from '../../jobs/deliver-card.js';
+import type { RefreshCardDeps } from '../../jobs/refresh-card.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import type { Chat } from '../../src/ports/chat.js';
 import type { Severity } from '../../src/domain/event.js';
 import type { IncidentStore } from '../../src/ports/incident-store.js';
 import type { IngestDeps } from '../../src/use-cases/ingest-events.js';
@@ -33,6 +39,14 @@ export function useOverflowStore() {
     }),
     event: (service: string, message: string, severity: Severity = 'error') => buildEvent({ id: `e${++seq}`, service, severity, time: new Date(now).toISOString(), message, raw: message }),
     chat: () => createConsoleChat({ redis: redis().redis, prefix: redis().prefix, out: new PassThrough(), channel: 'incidents' }),
+    /** The refresh job's deps, its card requests delivered at once by the real delivery into `chat`. */
+    refreshDeps: (chat: Chat): RefreshCardDeps => {
+      const delivery: DeliverCardDeps = {
+        store: store!, chat, state: createRedisCardDeliveryState(redis().redis, redis().prefix), clock: () => new Date(now),
+        logger: createLogger({ level: 'silent' }), metrics: createMetrics(), retry: { minMs: 100, maxMs: 1_000 }, attempts: 3,
+      };
+      return { store: store!, clock: () => new Date(now), requestCard: (id) => deliverCard(id, 'final', delivery) };
+    },
     /** The console chat's posts and updates, oldest first. */
     transcript: async () => (await redis().redis.lrange(`${redis().prefix}console:transcript`, 0, -1)).map((r) => JSON.parse(r) as { blocks: Record<string, unknown>[] }),
   };

@@ -9,6 +9,7 @@ import { createAnalyzeJob } from '../../jobs/analyze.js';
 import { createRedisCardDeliveryState, createRedisCardVersions } from '../../src/adapters/redis/card-delivery-state.js';
 import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
 import { createRedisCallPacer } from '../../src/adapters/redis/slack-pacer.js';
+import { createRedisPostLedger } from '../../src/adapters/redis/post-ledger.js';
 import { createSlackChat } from '../../src/adapters/slack/slack-chat.js';
 import { createSlackWebClient } from '../../src/adapters/slack/web-client.js';
 import { createOfflineAnalyst } from '../../src/analysts/offline-analyst.js';
@@ -69,6 +70,7 @@ export async function createSlackFaultWorld(options: SlackFaultWorldOptions): Pr
     client: createSlackWebClient({ token: TOKEN, apiUrl: faults.apiUrl, retries: 0, timeoutMs }),
     pacer: createRedisCallPacer(redis, prefix, { callsPerSecond: options.callsPerSecond }),
     versions: createRedisCardVersions(redis, prefix),
+    posts: createRedisPostLedger(redis, prefix),
     lateWindowMs: 2 * timeoutMs,
     onStale: () => metrics.slackStaleUpdates.inc(),
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RedisClient } from './connect.js';
 import type { CardVersions } from '../../ports/chat-pacing.js';
-import type { CardDeliveryState, DeliveryFailure } from '../../ports/card-delivery.js';
+import type { CardDeliveryState, DeliveryFailure, PendingReply, SentCard } from '../../ports/card-delivery.js';
 
 // Admits a version at least the stored one, and stores it. KEYS[1] the card's version; ARGV version, ttl.
 const ADMIT = `
@@ -28,9 +28,17 @@ export function createRedisCardVersions(redis: RedisClient, prefix: string): Car
   };
 }
 
-/** Per-incident delivery lock and the list of failing deliveries `doctor` shows. */
+/** A ledger entry; one written before states were kept is a bare digest. */
+function parseSent(value: string | null): SentCard | undefined {
+  if (value === null) return undefined;
+  return value.startsWith('{') ? (JSON.parse(value) as SentCard) : { digest: value };
+}
+
+/** Per-incident delivery lock, the ledger of what each card shows, its waiting replies, and the failing deliveries `doctor` shows. */
 export function createRedisCardDeliveryState(redis: RedisClient, prefix: string): CardDeliveryState {
   const failures = `${prefix}card:failing`;
+  const sentKey = (incidentId: string) => `${prefix}card:sent:{${incidentId}}`;
+  const repliesKey = (incidentId: string) => `${prefix}card:replies:{${incidentId}}`;
   return {
     async tryLock(incidentId, ttlMs) {
       const token = randomUUID();
@@ -49,10 +57,26 @@ export function createRedisCardDeliveryState(redis: RedisClient, prefix: string)
       await redis.hdel(failures, incidentId);
     },
     async lastSent(incidentId) {
-      return (await redis.get(`${prefix}card:sent:{${incidentId}}`)) ?? undefined;
+      return parseSent(await redis.get(sentKey(incidentId)));
     },
-    async markSent(incidentId, digest) {
-      await redis.set(`${prefix}card:sent:{${incidentId}}`, digest, 'PX', MONTH_MS);
+    async lastSentMany(incidentIds) {
+      // One GET each, not MGET: on a cluster the keys may sit in different slots.
+      return Promise.all(incidentIds.map(async (id) => parseSent(await redis.get(sentKey(id)))));
+    },
+    async markSent(incidentId, sent) {
+      await redis.set(sentKey(incidentId), JSON.stringify(sent), 'PX', MONTH_MS);
+    },
+    async addReply(incidentId, reply) {
+      const key = repliesKey(incidentId);
+      await redis.hsetnx(key, reply.key, JSON.stringify(reply));
+      await redis.pexpire(key, MONTH_MS);
+    },
+    async pendingReplies(incidentId) {
+      const all = await redis.hgetall(repliesKey(incidentId));
+      return Object.values(all).map((json) => JSON.parse(json) as PendingReply).sort((a, b) => a.at - b.at || a.key.localeCompare(b.key));
+    },
+    async removeReply(incidentId, key) {
+      await redis.hdel(repliesKey(incidentId), key);
     },
     async failing() {
       const all = await redis.hgetall(failures);

@@ -1,16 +1,30 @@
 import type { types } from '@slack/bolt';
 import type { CardRef } from '../../domain/incident.js';
 import type { Chat, ChatMessage } from '../../ports/chat.js';
-import type { CallPacer, CallPriority, CardVersions } from '../../ports/chat-pacing.js';
+import type { CallPacer, CallPriority, CardVersions, PostLedger } from '../../ports/chat-pacing.js';
 import { ErrorCode, MedicError, isMedicError } from '../../domain/errors.js';
 import type { ServiceCheck } from '../../ports/service-check.js';
 import { untrusted } from '../../presenters/mrkdwn.js';
-import { findMessagesByKey, keyMetadata } from './message-keys.js';
+import { findMessagesByKey, keyMetadata, type LookupOptions } from './message-keys.js';
 import { resolveChannelId } from './resolve-channel.js';
 import { callSlack, toSlackError } from './slack-errors.js';
 import { createSlackWebClient, type SlackClientOptions, type SlackWebClient } from './web-client.js';
 import { redactKnownSecrets } from '../../domain/untrusted/known-secrets.js';
 import { redactDeep } from '../../domain/untrusted/redact.js';
+
+/** A retry-later answer: the outcome of an earlier call is not known yet. */
+function unsettled(message: string, retryAfterMs: number): MedicError {
+  return new MedicError(ErrorCode.UpstreamUnavailable, message, { transient: true, retryAfterMs: Math.max(1, Math.round(retryAfterMs)), upstreamCode: 'unsettled' });
+}
+
+/**
+ * True when Slack surely did not post: it answered with an error (a 429 included), or the pacer
+ * kept the call from leaving. A timeout, a 5xx or a lost connection leave the outcome unknown.
+ */
+function surelyNotPosted(error: unknown): boolean {
+  const code = isMedicError(error) ? error.upstreamCode : undefined;
+  return code !== undefined && code !== 'timeout' && !code.startsWith('http_');
+}
 
 /**
  * Presenters redact what they render; Medic's own configured secrets are removed here too, by
@@ -26,6 +40,11 @@ export type SlackChatOptions = {
   pacer?: CallPacer;
   /** Refuses an update rendered from an older incident version than one already sent. */
   versions?: CardVersions;
+  /**
+   * Posts once per key without reading Slack on the happy path (one call per post); without it
+   * every post is looked up in the history before and after it is sent.
+   */
+  posts?: PostLedger;
   /** Called for every update skipped as stale (for metrics). */
   onStale?: () => void;
   /** How long Slack may still apply an update after its call timed out (default 2 × the call deadline). */
@@ -36,7 +55,11 @@ export type SlackChatOptions = {
  * The Chat port over the Slack Web API (real Slack or the sandbox).
  *
  * Idempotency by key: each post carries `metadata {event_type: 'medic_card', event_payload: {key}}`.
- * Before posting, the recent history (or the thread) is searched for that key, so a job retried
+ * With a post ledger (Redis, every deployment), an attempt is recorded before it goes out and its
+ * ts once Slack answers: a retry returns the recorded ts, and Slack is looked up (one history
+ * read) only when an earlier attempt's outcome is unknown, after the time a late post may still
+ * land; a copy that lands even later is found by one more look-up and deleted. Without a ledger,
+ * before posting, the recent history (or the thread) is searched for that key, so a job retried
  * after a post whose answer was lost finds the first post instead of posting again. After posting,
  * the search runs once more and the oldest message with the key wins: if two workers raced past the
  * first check, the later one deletes its own copy and returns the winner, so a key never leaves two
@@ -96,31 +119,33 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
     if (cached) return cached;
     const running = inflight.get(cacheKey);
     if (running) return running;
-    const work = (async () => {
-      const lookup = { ...(threadTs ? { threadTs } : {}), beforeEachPage: () => pacer?.take(channel, 'final') };
-      // A post that timed out may have landed: looking it up first is what makes a retry safe.
-      const existing = await findMessagesByKey(client, channel, key, lookup).catch(holdOn429(channel));
-      if (existing[0]) return existing[0];
-      const post = () =>
-        paced('chat.postMessage', channel, 'final', () =>
-          client.chat.postMessage({
-            channel,
-            text: message.text,
-            blocks: message.blocks as unknown as types.KnownBlock[],
-            metadata: keyMetadata(key),
-            unfurl_links: false,
-            unfurl_media: false,
-            ...(threadTs ? { thread_ts: threadTs } : {}),
-          }),
-        );
-      const posted = await post().catch(async (error: unknown) => {
+    const lookup = { ...(threadTs ? { threadTs } : {}), beforeEachPage: () => pacer?.take(channel, 'final') };
+    const send = () =>
+      paced('chat.postMessage', channel, 'final', () =>
+        client.chat.postMessage({
+          channel,
+          text: message.text,
+          blocks: message.blocks as unknown as types.KnownBlock[],
+          metadata: keyMetadata(key),
+          unfurl_links: false,
+          unfurl_media: false,
+          ...(threadTs ? { thread_ts: threadTs } : {}),
+        }),
+      );
+    const post = () =>
+      send().catch(async (error: unknown) => {
         // not_in_channel: a public channel can be joined with channels:join; otherwise the operator invites the bot.
         if (!isMedicError(error) || error.upstreamCode !== 'not_in_channel') throw error;
         await paced('conversations.join', channel, 'final', () => client.conversations.join({ channel })).catch(() => {
           throw error;
         });
-        return post();
+        return send();
       });
+    const work = options.posts ? postWithLedger(options.posts, channel, key, cacheKey, lookup, post) : (async () => {
+      // A post that timed out may have landed: looking it up first is what makes a retry safe.
+      const existing = await findMessagesByKey(client, channel, key, lookup).catch(holdOn429(channel));
+      if (existing[0]) return existing[0];
+      const posted = await post();
       const ts = posted.ts ?? '';
       const winner = (await findMessagesByKey(client, channel, key, lookup).catch(holdOn429(channel)))[0] ?? ts;
       if (winner !== ts) await client.chat.delete({ channel, ts }).catch(() => undefined);
@@ -134,6 +159,55 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
     } finally {
       inflight.delete(cacheKey);
     }
+  }
+
+  /**
+   * One call on the happy path: mark, post, record. A mark left by an attempt whose outcome is
+   * unknown is resolved by one look-up once a late post can no longer land (until then the job
+   * retries later); only a post that went out after such a look-up is checked once more for a
+   * late copy, which is deleted.
+   */
+  async function postWithLedger(posts: PostLedger, channel: string, key: string, cacheKey: string, lookup: LookupOptions, post: () => Promise<{ ts?: string }>): Promise<string> {
+    const entry = await posts.get(cacheKey);
+    if (entry && 'ts' in entry) return entry.ts;
+    let unknownBefore = false;
+    if (entry) {
+      const age = Date.now() - entry.pendingSince;
+      if (age < lateWindowMs) throw unsettled(`A post of ${key} went out ${age} ms ago with no answer yet; it may still land.`, lateWindowMs - age);
+      const found = await findMessagesByKey(client, channel, key, lookup).catch(holdOn429(channel));
+      if (found[0]) {
+        await deleteCopies(channel, found.slice(1));
+        await posts.done(cacheKey, found[0]);
+        return found[0];
+      }
+      unknownBefore = true;
+    }
+    const begun = await posts.begin(cacheKey, Date.now(), lateWindowMs);
+    if (begun === 'busy') throw unsettled(`Another attempt is posting ${key}.`, lateWindowMs);
+    if (begun !== 'ok') return begun.ts;
+    let ts: string;
+    try {
+      ts = (await post()).ts ?? '';
+    } catch (error) {
+      if (surelyNotPosted(error)) await posts.clear(cacheKey);
+      throw error;
+    }
+    await posts.done(cacheKey, ts);
+    if (unknownBefore) checkLateCopies(channel, key, ts, lookup);
+    return ts;
+  }
+
+  /** After `lateWindowMs`, one look-up: a late copy of an attempt whose outcome was unknown is deleted. */
+  function checkLateCopies(channel: string, key: string, keep: string, lookup: LookupOptions, tries = 3): void {
+    setTimeout(() => {
+      void findMessagesByKey(client, channel, key, lookup)
+        .then((found) => deleteCopies(channel, found.filter((ts) => ts !== keep)))
+        .catch(() => (tries > 1 ? checkLateCopies(channel, key, keep, lookup, tries - 1) : undefined));
+    }, lateWindowMs).unref();
+  }
+
+  async function deleteCopies(channel: string, copies: string[]): Promise<void> {
+    for (const ts of copies) await paced('chat.delete', channel, 'final', () => client.chat.delete({ channel, ts })).catch(() => undefined);
   }
 
   function holdOn429(channel: string) {

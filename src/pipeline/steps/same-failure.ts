@@ -53,6 +53,10 @@ async function linkBack(firstId: string, incident: Incident, deps: PipelineDeps)
       audit: [{ at, action: 'incident.same-failure', outcome: 'done', actor: PIPELINE_ACTOR, details: { incident: incident.id, service: incident.service } }],
     };
   });
+  if (deps.requestCard) {
+    await deps.requestCard(first.id, first.version, 'final').catch((error: unknown) => deps.logger.warn({ incidentId: first.id, err: error }, 'could not request the first card'));
+    return;
+  }
   if (!first.card) return;
   // A courtesy, like the progress updates: the holder's own next render shows it too.
   try {
