@@ -53,26 +53,23 @@ CHARACTER_FLAGS['\\'.charCodeAt(0)] = HAS_BACKSLASH;
 // five `:` or `-`), and each pattern opens with a lookahead on its first character: both keep
 // masking cheap on long messages. Masking a span only takes characters away and puts `<*>`
 // (none of those) in, so what the message lacked at the start it lacks at every later span.
-const SPANS: { needs: number; hint?: string; colonsOrDashes?: number; since?: MaskingGeneration; pattern: RegExp }[] = [
+const SPANS: { needs: number; hint?: string; colonsOrDashes?: number; since?: MaskingGeneration; month?: boolean; pattern: RegExp }[] = [
   { needs: HAS_COLON | HAS_SLASH, hint: '://', pattern: /[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s"'<>]+/g }, // url
   { needs: HAS_AT, pattern: /[\w.+-]+@[a-zA-Z][\w-]*(?:\.[\w-]+)+/g }, // email
   { needs: HAS_EQUALS, pattern: /(?<==)(?:"[^"]*"|'[^']*')/g }, // quoted value of key=value
   { needs: HAS_COLON | HAS_BACKSLASH, hint: ':\\', pattern: /\b[A-Za-z]:\\[^\s,;'"]*/g }, // windows path
   { needs: HAS_DASH, pattern: /\b(?=[0-9a-fA-F]{8}-)[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}/g }, // uuid
   {
-    // RFC 1123 / 2822 and day-first dates: "Tue, 22 Aug 2017 10:42:02 GMT", "4 Mar 2014" (generation 2)
+    // Generation 2: RFC 1123 / 2822 and day-first dates ("Tue, 22 Aug 2017 10:42:02 GMT", "4 Mar
+    // 2014"), and month-first dates without a time ("Mar 4, 2014"). Only messages naming a month.
     needs: HAS_DIGIT,
     since: 2,
+    month: true,
     pattern: new RegExp(
-      `(?:\\b(?=[A-Z])${DAY},?\\s+)?\\b(?=\\d)\\d{1,2}[\\s-]${MONTH}[\\s-]\\d{2,4}\\b(?:[\\s:T]+\\d{1,2}:\\d{2}(?::\\d{2}(?:[.,]\\d+)?)?)?(?:\\s+(?:[A-Z]{2,5}|[+-]\\d{4})\\b)?`,
+      `(?=[\\dA-Z])(?:(?:\\b(?=[A-Z])${DAY},?\\s+)?\\b(?=\\d{1,2}[\\s-][A-Z])\\d{1,2}[\\s-]${MONTH}[\\s-]\\d{2,4}\\b(?:[\\s:T]+\\d{1,2}:\\d{2}(?::\\d{2}(?:[.,]\\d+)?)?)?(?:\\s+(?:[A-Z]{2,5}|[+-]\\d{4})\\b)?` +
+        `|\\b(?=[A-Z])(?:${DAY},?\\s+)?${MONTH}\\s+\\d{1,2},?\\s+\\d{4}\\b(?!:))`,
       'g',
     ),
-  },
-  {
-    // month-first date without a time: "Mar 4, 2014", "Tue Mar 04 2014" (generation 2)
-    needs: HAS_DIGIT,
-    since: 2,
-    pattern: new RegExp(`\\b(?=[A-Z])(?:${DAY},?\\s+)?${MONTH}\\s+\\d{1,2},?\\s+\\d{4}\\b(?!:)`, 'g'),
   },
   {
     // ctime or syslog time: "Fri Jul 1 12:34:56 PDT 2005", "Jul 1 12:34:56"
@@ -100,6 +97,7 @@ const SPANS: { needs: number; hint?: string; colonsOrDashes?: number; since?: Ma
   },
   { needs: HAS_SLASH, pattern: /(?<![\w.])(?:\.{1,2}|~)?(?:\/[\w.$@+-]*){2,}/g }, // unix path
 ];
+const MONTH_NAME = new RegExp(`${MONTH}\\b`);
 // eslint-disable-next-line no-control-regex -- matching control bytes is the point: binary input
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f]+/g;
 
@@ -144,8 +142,10 @@ export function maskMessage(message: string, limits: MaskLimits = defaultMaskLim
     if (c === CODE_COLON || c === CODE_DASH) colonsOrDashes += 1;
   }
   let masked = present & HAS_CONTROL ? text.replace(CONTROL, ' ') : text;
+  let namesMonth: boolean | undefined;
   for (const span of SPANS) {
     if ((span.since ?? 1) > generation) continue;
+    if (span.month && !(namesMonth ??= MONTH_NAME.test(masked))) continue;
     if ((present & span.needs) !== span.needs || colonsOrDashes < (span.colonsOrDashes ?? 0)) continue;
     if (span.hint === undefined || masked.includes(span.hint)) masked = masked.replace(span.pattern, WILDCARD);
   }
@@ -155,11 +155,15 @@ export function maskMessage(message: string, limits: MaskLimits = defaultMaskLim
     if (tokens.length === limits.maxTokens) break;
     if (word === '') continue;
     const token = maskWord(word.length > limits.maxTokenLength ? word.slice(0, limits.maxTokenLength) : word, generation);
-    if (generation >= 2) {
-      const bounded = boundedValue(token);
+    // Generation 2's token rules look only at tokens that end in a value or open with a bracket.
+    const last = token.charCodeAt(token.length - 1);
+    const first = token.charCodeAt(0);
+    if (generation < 2 || token === WILDCARD || (last !== CODE_GREATER && first !== CODE_OPEN_ROUND && first !== CODE_OPEN_SQUARE && first !== CODE_OPEN_CURLY && first !== CODE_LESS)) tokens.push(token);
+    else {
+      const bounded = last === CODE_GREATER ? boundedValue(token) : undefined;
       if (bounded !== undefined) tokens.push(bounded);
       else if (!dropValueGroup(tokens, token)) tokens.push(token);
-    } else tokens.push(token);
+    }
     collapseRepeat(tokens);
   }
   return tokens;
@@ -195,7 +199,6 @@ function isBound(c: number): boolean {
 }
 
 const CLOSING: Record<number, string> = { [CODE_OPEN_ROUND]: ')', [CODE_OPEN_SQUARE]: ']', [CODE_OPEN_CURLY]: '}' };
-const TRAILING_PUNCTUATION = /[,;:.]*$/;
 
 /**
  * A bracketed group of values only — `(<*>)`, `[<*>]`, or `(<*>` … `<*>)` over several tokens —
@@ -204,15 +207,17 @@ const TRAILING_PUNCTUATION = /[,;:.]*$/;
  * group or closed one (whose opening tokens are then taken back off `tokens`).
  */
 function dropValueGroup(tokens: string[], token: string): boolean {
+  // Most tokens neither open with a bracket nor are a value closing one: two character looks.
   const open = token.charCodeAt(0);
   const close = CLOSING[open];
-  const body = token.replace(TRAILING_PUNCTUATION, '');
-  if (close !== undefined && body === `${token[0]}${WILDCARD}${close}`) return true;
+  if (close === undefined && open !== CODE_LESS) return false;
+  const body = trimPunctuation(token);
+  if (close !== undefined) return body.length === WILDCARD.length + 2 && body.endsWith(close) && body.startsWith(WILDCARD, 1);
   const last = body[body.length - 1];
-  if ((last !== ')' && last !== ']' && last !== '}') || body.slice(0, -1) !== WILDCARD) return false;
+  if ((last !== ')' && last !== ']' && last !== '}') || body.length !== WILDCARD.length + 1 || !body.startsWith(WILDCARD)) return false;
   // The group opened one or more tokens back: `(<*>` then only values.
   for (let i = tokens.length - 1; i >= 0 && i >= tokens.length - 4; i -= 1) {
-    const t = (tokens[i] as string).replace(TRAILING_PUNCTUATION, '');
+    const t = trimPunctuation(tokens[i] as string);
     if (t === WILDCARD) continue;
     if (t.length === WILDCARD.length + 1 && CLOSING[t.charCodeAt(0)] === last && t.endsWith(WILDCARD)) {
       tokens.length = i;
@@ -221,6 +226,17 @@ function dropValueGroup(tokens: string[], token: string): boolean {
     return false;
   }
   return false;
+}
+
+/** The token without the `,;:.` that follow it. */
+function trimPunctuation(token: string): string {
+  let end = token.length;
+  while (end > 0) {
+    const c = token.charCodeAt(end - 1);
+    if (c !== 44 && c !== 59 && c !== 58 && c !== 46) break;
+    end -= 1;
+  }
+  return end === token.length ? token : token.slice(0, end);
 }
 
 // "<*> <*>" → "<*>", and "<*> <ok> <*> <ok>" → "<*> <ok>": a repeated unit that holds a value.
