@@ -212,11 +212,13 @@ function dropValueGroup(tokens: string[], token: string): boolean {
   const close = CLOSING[open];
   if (close === undefined && open !== CODE_LESS) return false;
   const body = trimPunctuation(token);
+  // A group the message opens with is always there (a kernel timestamp, a thread id): it stays.
+  if (tokens.length === 0) return false;
   if (close !== undefined) return body.length === WILDCARD.length + 2 && body.endsWith(close) && body.startsWith(WILDCARD, 1);
   const last = body[body.length - 1];
   if ((last !== ')' && last !== ']' && last !== '}') || body.length !== WILDCARD.length + 1 || !body.startsWith(WILDCARD)) return false;
   // The group opened one or more tokens back: `(<*>` then only values.
-  for (let i = tokens.length - 1; i >= 0 && i >= tokens.length - 4; i -= 1) {
+  for (let i = tokens.length - 1; i > 0 && i >= tokens.length - 4; i -= 1) {
     const t = trimPunctuation(tokens[i] as string);
     if (t === WILDCARD) continue;
     if (t.length === WILDCARD.length + 1 && CLOSING[t.charCodeAt(0)] === last && t.endsWith(WILDCARD)) {
