@@ -1,7 +1,9 @@
 /**
  * Template mining on Loghub-2k: grouping accuracy per system with one configuration, and
  * single-thread throughput over all 20,000 messages. Then the `templates` command itself, as a
- * process, over the ten systems ×16 (320,000 lines), beside a plain reference Drain in Python.
+ * process, over the ten systems ×16 (320,000 lines), beside a plain reference Drain in Python:
+ * once with the copies alike, and once with every copy's numbers drawn again (`vs_drain_varied`),
+ * so that nothing is won by remembering lines the input repeats.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -85,15 +87,38 @@ function hasPython(): boolean {
   }
 }
 
+/** A small seeded generator (mulberry32): the varied input is the same on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** Every run of digits drawn again, as many digits long (no leading zero where it had none): the next copy of a log. */
+export function redrawNumbers(line: string, random: () => number): string {
+  return line.replace(/\d+/g, (digits) => {
+    let out = '';
+    for (let i = 0; i < digits.length; i += 1) out += String(i === 0 && digits[0] !== '0' ? 1 + Math.floor(random() * 9) : Math.floor(random() * 10));
+    return out;
+  });
+}
+
 /** Wall seconds (median of 5) of `medic templates` and of the reference Drain over the same file. */
-async function measureCommand(all: string[][]): Promise<{ medic: number; drain?: number; medicRuns: number[]; drainRuns?: number[]; lines: number; load: string }> {
+async function measureCommand(all: string[][], varied: boolean): Promise<{ medic: number; drain?: number; medicRuns: number[]; drainRuns?: number[]; lines: number; load: string }> {
   await buildDist();
   const dir = await mkdtemp(join(tmpdir(), 'medic-bench-templates-'));
   try {
     // One message per line, as the command reads them: Loghub contents hold no newlines, but be sure.
     const once = all.flat().map((m) => m.replace(/[\r\n]+/g, ' '));
     const file = join(dir, 'lines.txt');
-    await writeFile(file, `${Array.from({ length: COPIES }, () => once.join('\n')).join('\n')}\n`);
+    const random = seeded(20_140_304);
+    const copy = (c: number) => (varied && c > 0 ? once.map((line) => redrawNumbers(line, random)) : once).join('\n');
+    await writeFile(file, `${Array.from({ length: COPIES }, (_, c) => copy(c)).join('\n')}\n`);
     const medic = await medianOf(PROCESS_RUNS, () => timeProcess(process.execPath, [MEDIC_CLI, 'templates', file], { discardStdout: true }));
     const drain = hasPython() ? await medianOf(PROCESS_RUNS, () => timeProcess('python3', [join(ROOT, 'bench/reference/drain.py'), file], { discardStdout: true })) : undefined;
     const seconds = (ms: number) => Math.round(ms) / 1000;
@@ -118,11 +143,16 @@ export default async function (): Promise<BenchReport> {
     rows.push([systems[i]!.system, round(result.final), round(result.online), result.groups, new Set(messages.map((m) => m.event)).size]);
   });
   const throughput = measureThroughput(data.map((messages) => messages.map((m) => m.content)));
-  const command = await measureCommand(data.map((messages) => messages.map((m) => m.content)));
+  const contents = data.map((messages) => messages.map((m) => m.content));
+  const command = await measureCommand(contents, false);
+  const varied = await measureCommand(contents, true);
   rows.push(
     [`medic templates, ${command.lines} lines (s, median of ${PROCESS_RUNS})`, command.medic, command.medicRuns.join(' '), '', ''],
     [`reference Drain, Python (s, median of ${PROCESS_RUNS})`, command.drain ?? 'python3 missing', command.drainRuns?.join(' ') ?? '', '', ''],
     ['load average after', command.load, '', '', ''],
+    [`medic templates, ${varied.lines} lines, numbers redrawn per copy (s)`, varied.medic, varied.medicRuns.join(' '), '', ''],
+    [`reference Drain, numbers redrawn per copy (s)`, varied.drain ?? 'python3 missing', varied.drainRuns?.join(' ') ?? '', '', ''],
+    ['load average after', varied.load, '', '', ''],
   );
   return {
     headline: {
@@ -131,12 +161,17 @@ export default async function (): Promise<BenchReport> {
       messages_per_s: throughput.perCpuSecond,
       cli_320k_seconds: command.medic,
       ...(command.drain ? { reference_drain_320k_seconds: command.drain, cli_320k_speedup_vs_reference_drain: round(command.drain / command.medic) } : {}),
+      cli_320k_varied_seconds: varied.medic,
+      ...(varied.drain ? { reference_drain_320k_varied_seconds: varied.drain, vs_drain_varied: round(varied.drain / varied.medic) } : {}),
     },
     table: { columns: ['system', 'ga', 'ga_as_returned', 'groups', 'true_groups'], rows },
     detail: {
       cli_320k_runs_s: command.medicRuns,
       reference_drain_runs_s: command.drainRuns ?? null,
       load_average_after_cli: command.load,
+      cli_320k_varied_runs_s: varied.medicRuns,
+      reference_drain_varied_runs_s: varied.drainRuns ?? null,
+      load_average_after_varied: varied.load,
       messages_per_wall_s: throughput.perWallSecond,
       // The wall-clock rate depends on what else the host runs; this says how busy it was.
       load_average_1m: loadavg()[0],

@@ -72,5 +72,14 @@ describe('maskMessage', () => {
       expect(maskMessage(maskShape(message), tight), message).toEqual(maskMessage(message, tight));
     }
   });
-});
 
+  it('leaves a value-only group out of the key only after the message has begun', () => {
+    expect(maskMessage('wrote 2048 bytes (2.0 KB)')).toEqual(['wrote', '<*>']);
+    expect(maskMessage('copied in (12 ms, 3 MB) to backup')).toEqual(['copied', 'in', 'to', 'backup']);
+    expect(maskMessage('copied (12 files, 3 MB) to backup')).toEqual(['copied', '(<*>', 'files,', '<*>)', 'to', 'backup']);
+    // Opening the message, the group is always there: it stays, and a message of one group keeps it.
+    expect(maskMessage('[7435195.965031] [UFW BLOCK] IN=eth0')).toEqual(['[<*>]', '[UFW', 'BLOCK]', 'IN=<*>']);
+    expect(maskMessage('(4.3M)')).toEqual(['(<*>)']);
+    expect(maskMessage('(took 12 ms)')).toEqual(['(took', '<*>)']);
+  });
+});

@@ -9,6 +9,8 @@ const PIECE = /(?:[^=:,(){}[\]|"';<>\s.]|\.(?!\.))+/g;
 const VARIABLE_PIECE = /[\d\u0001]/;
 function maskWordByPatterns(word: string): string {
   if (word === '<*>' || !/[\d=]|<\*>/.test(word)) return word;
+  // An empty value is a value: `peer=` is the field of `peer=10.0.0.1`.
+  if (/^[A-Za-z_][\w.-]*=$/.test(word)) return `${word}<*>`;
   return word
     .replace(KEY_VALUE, '<*>')
     .replace(/<\*>/g, '\u0001')
@@ -26,6 +28,7 @@ describe('maskWord', () => {
     ['depth.....0', 'depth....<*>'],
     ['(<*>:12)', '(<*>)'],
     ['declined', 'declined'],
+    ['OUT=', 'OUT=<*>'],
   ])('masks %s as %s', (word, expected) => {
     expect(maskWord(word)).toBe(expected);
     expect(maskWordByPatterns(word)).toBe(expected);

@@ -52,7 +52,7 @@ export function siblingsToFold(group: Group, candidates: Iterable<Group>, settin
     values.set(value, (values.get(value) ?? 0) + Math.max(1, count));
   };
   for (const other of candidates) {
-    if (other === group) continue;
+    if (other === group || other.legacy) continue;
     const diffs = wordDiffs(group, other, settings.maxWordDiffs);
     if (!diffs || diffs.length === 0) continue;
     diffsOf.set(other, diffs);

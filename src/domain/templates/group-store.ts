@@ -11,6 +11,11 @@ export interface Group {
   /** `templateKey(tokens)`: the template as text, kept in step by `retemplate`. */
   template: string;
   count: number;
+  /**
+   * Made by an older masking generation (a store written before an upgrade): never matched by
+   * similarity, only adopted by a message whose older masking gives its template.
+   */
+  legacy?: boolean;
 }
 
 /**

@@ -5,6 +5,7 @@ import { WILDCARD } from './wildcard.js';
 // Booleans stay: `force=true` and `force=false` are usually different code paths.
 const KEY_VALUE = /(?<=[A-Za-z_][\w.-]*=)(?!(?:true|false|null)(?:[,;&)\]}\s]|$))[^,;&)\]}\s]+/gi;
 const MASKED = /<\*>/g;
+const EMPTY_VALUE = /^[A-Za-z_][\w.-]*=$/;
 const MARK = '\u0001';
 const JOINED_WILDCARDS = /<\*>(?:[-.:_/,+#~]+<\*>)+/g;
 
@@ -31,7 +32,7 @@ export function isSpace(c: number): boolean {
  * holds a digit or an already masked span, then runs of wildcards joined by punctuation
  * ("<*>-<*>.<*>" → "<*>"). Words without a digit, `=` or `<*>` stay as they are.
  */
-export function maskWord(word: string): string {
+export function maskWord(word: string, generation = 2): string {
   if (word === WILDCARD) return word;
   let digit = false;
   let equals = false;
@@ -43,6 +44,8 @@ export function maskWord(word: string): string {
     else if (c === CODE_LESS) less = true;
   }
   if (!digit && !equals && !(less && word.includes(WILDCARD))) return word;
+  // `peer=` with no value is the same field as `peer=10.0.0.1`: its value is empty, not absent.
+  if (equals && generation >= 2 && word.charCodeAt(word.length - 1) === CODE_EQUALS && EMPTY_VALUE.test(word)) return `${word}${WILDCARD}`;
   let w = equals ? word.replace(KEY_VALUE, WILDCARD) : word;
   if (w.includes(WILDCARD)) w = w.replace(MASKED, MARK);
   w = maskPieces(w);

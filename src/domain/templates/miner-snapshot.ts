@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 export const MinerSnapshot = z.object({
-  version: z.literal(1),
+  /** 1: written before masking generations were recorded, every template is generation 1. */
+  version: z.union([z.literal(1), z.literal(2)]),
   /** Sequence number of the next group; orders ties the same way after a restore. */
   nextSeq: z.number().int().nonnegative(),
   /** Least recently used first. */
@@ -11,6 +12,8 @@ export const MinerSnapshot = z.object({
       seq: z.number().int().nonnegative(),
       template: z.array(z.string()),
       count: z.number().int().nonnegative(),
+      /** The masking generation that made the template (see mask-message.ts); absent: the current one. */
+      generation: z.number().int().min(1).optional(),
     }),
   ),
   /** Oldest first: [retired id, survivor id]. */

@@ -1,6 +1,6 @@
 import { shortHash } from '../hash.js';
 import { createGroupStore, templateKey, type Group } from './group-store.js';
-import { maskMessage, WILDCARD } from './mask-message.js';
+import { maskMessage, MASKING_GENERATION, WILDCARD } from './mask-message.js';
 import { siblingsToFold } from './fold-evidence.js';
 import { compareToTemplate, generalize, type Tokens } from './match-template.js';
 import { defaultMinerOptions, type MinerOptions } from './miner-options.js';
@@ -32,23 +32,30 @@ export interface TemplateMiner {
 }
 
 /**
- * An online template miner in the Drain family. A message is masked (numbers, ids, paths… become
- * `<*>`), then joins the group whose template it fits best: same length and first token, plain
- * words equal, enough constants shared where value-like tokens differ. A plain word becomes a
- * variable only once several groups differ there and nowhere else (user names), so two failures
- * that share most words stay two groups. Deterministic; memory capped by the options.
+ * An online template miner in the Drain family (He, Zhu, Zheng and Lyu, "Drain: An Online Log
+ * Parsing Approach with Fixed Depth Tree", ICWS 2017). A message is first preprocessed as Qin et
+ * al. 2024 ("Preprocessing is All You Need") propose — structured tokens masked, see mask-message.ts —
+ * then joins the group whose template it fits best: Drain's fixed-depth lookup (same length and
+ * first token) and similarity threshold (`minSimilarity` of the constants shared), with plain
+ * words required equal. A plain word becomes a variable only on frequency evidence in the manner
+ * of Brain (Yu et al., IEEE TSC 2023): several groups differ there and nowhere else, their
+ * values rarely repeated (user names); a few values each seen often stay distinct events (see
+ * fold-evidence.ts). Deterministic; memory capped by the options.
  */
 export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapshot?: MinerSnapshot): TemplateMiner {
   const config: MinerOptions = { ...defaultMinerOptions, ...options };
   const store = createGroupStore(config.maxAliases);
   let nextSeq = 0;
   let merges: [string, string][] = [];
+  /** Live groups of an older masking generation, waiting to be adopted. */
+  let legacyCount = 0;
 
   function findBest(message: Tokens): { group: Group; exact: boolean } | undefined {
     let best: Group | undefined;
     let bestScore = -1;
     let bestExact = false;
     for (const group of store.candidates(message.tokens)) {
+      if (group.legacy) continue;
       const m = compareToTemplate(group, message);
       if (!m) continue;
       const exact = m.valueDiffs === 0;
@@ -83,8 +90,14 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
     return survivor;
   }
 
+  function unmarkLegacy(group: Group): void {
+    group.legacy = undefined;
+    legacyCount -= 1;
+  }
+
   function setTemplate(group: Group, tokens: string[]): Group {
     const clash = store.retemplate(group, tokens);
+    if (clash?.legacy) unmarkLegacy(clash);
     return clash ? merge(group, clash) : group;
   }
 
@@ -102,19 +115,60 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
     return setTemplate(survivor, survivor.tokens.map((t, i) => (variable.has(i) ? WILDCARD : t)));
   }
 
+  function forget(group: Group): void {
+    if (group.legacy) legacyCount -= 1;
+    store.remove(group);
+  }
+
   function evictBeyondCaps(group: Group): void {
-    while (store.neighbours(group) > config.maxGroupsPerBucket) store.remove(store.oldestNeighbour(group).oldest as Group);
-    while (store.size > config.maxGroups) store.remove(store.oldest() as Group);
+    while (store.neighbours(group) > config.maxGroupsPerBucket) forget(store.oldestNeighbour(group).oldest as Group);
+    while (store.size > config.maxGroups) forget(store.oldest() as Group);
   }
 
   function add(message: string): MinedTemplate {
     const tokens = maskMessage(message, config);
-    return file(templateKey(tokens), tokens);
+    return file(templateKey(tokens), tokens, message);
+  }
+
+  /**
+   * A group restored from a store written by an older masking generation, which this message
+   * belongs to: its older masking gives the group's template exactly, or fits it as Drain would
+   * (same length and first token, enough constants shared). Only the message itself can tell, so
+   * legacy groups wait for one; the first takes the group's id over to the current template, and
+   * the open incidents keyed on that id keep absorbing the failure.
+   */
+  function adoptLegacy(message: string, key: string, tokens: string[]): Group | undefined {
+    const old = maskMessage(message, config, 1);
+    const oldKey = templateKey(old);
+    let found = store.byTemplate(oldKey);
+    if (!found?.legacy) {
+      found = undefined;
+      const kinds = kindsOf(old);
+      let bestSame = -1;
+      for (const group of store.candidates(old)) {
+        if (!group.legacy) continue;
+        const m = compareToTemplate(group, { tokens: old, kinds });
+        if (!m || (m.valueDiffs > 0 && (m.same === 0 || m.same < config.minSimilarity * m.constants))) continue;
+        if (m.same > bestSame || (m.same === bestSame && found !== undefined && group.seq < found.seq)) {
+          found = group;
+          bestSame = m.same;
+        }
+      }
+    }
+    if (!found) return undefined;
+    store.remove(found);
+    legacyCount -= 1;
+    const adopted: Group = { id: found.id, seq: found.seq, tokens, kinds: kindsOf(tokens), template: key, count: found.count };
+    store.insert(adopted);
+    return adopted;
   }
 
   /** `tokens` are the key's, split at spaces when not given. */
-  function file(key: string, given?: string[]): MinedTemplate {
+  function file(key: string, given?: string[], message?: string): MinedTemplate {
     let group = store.byTemplate(key);
+    // Most messages mask alike in both generations: the legacy group is simply theirs.
+    if (group?.legacy) unmarkLegacy(group);
+    if (!group && legacyCount > 0 && message !== undefined) group = adoptLegacy(message, key, given ?? (key === '' ? [] : key.split(' ')));
     if (!group) {
       const tokens = given ?? (key === '' ? [] : key.split(' '));
       const kinds = kindsOf(tokens);
@@ -132,12 +186,14 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
     for (const g of snapshot.groups) {
       if (store.isTaken(g.id)) continue;
       const tokens = [...g.template];
-      store.insert({ id: g.id, seq: g.seq, tokens, kinds: kindsOf(tokens), template: templateKey(tokens), count: g.count });
+      const legacy = snapshot.version === 1 || (g.generation !== undefined && g.generation < MASKING_GENERATION);
+      store.insert({ id: g.id, seq: g.seq, tokens, kinds: kindsOf(tokens), template: templateKey(tokens), count: g.count, ...(legacy ? { legacy } : {}) });
+      if (legacy) legacyCount += 1;
       nextSeq = Math.max(nextSeq, g.seq + 1);
     }
     nextSeq = Math.max(nextSeq, snapshot.nextSeq);
     for (const [from, to] of snapshot.aliases) store.retire(from, to);
-    while (store.size > config.maxGroups) store.remove(store.oldest() as Group);
+    while (store.size > config.maxGroups) forget(store.oldest() as Group);
   }
 
   return {
@@ -154,9 +210,9 @@ export function createTemplateMiner(options: Partial<MinerOptions> = {}, snapsho
       return taken;
     },
     snapshot: () => ({
-      version: 1,
+      version: 2,
       nextSeq,
-      groups: [...store.groups()].map((g) => ({ id: g.id, seq: g.seq, template: [...g.tokens], count: g.count })),
+      groups: [...store.groups()].map((g) => ({ id: g.id, seq: g.seq, template: [...g.tokens], count: g.count, ...(g.legacy ? { generation: 1 } : {}) })),
       aliases: [...store.aliases()],
     }),
   };

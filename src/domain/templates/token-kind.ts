@@ -3,11 +3,13 @@ import { WILDCARD } from './mask-message.js';
 export const TokenKind = { Word: 0, Value: 1, Symbol: 2, Wildcard: 3 } as const;
 export type TokenKind = (typeof TokenKind)[keyof typeof TokenKind];
 
-// Inside a token (ends trimmed), these mark an identifier, path, host, class name or quoted value
-// rather than a plain word: "a.b", "x/y", "snake_case", "'quoted'".
+// Inside a token (ends trimmed, quotes with them), these mark an identifier, path, host, class
+// name or quoted text rather than a plain word: "a.b", "x/y", "snake_case", "'two words'". A quote
+// around a single plain word (`"GET`, `'closed'`) is layout: the word is still one of a closed set
+// (a method, a state) and becomes a variable only on the fold's evidence of many rare values.
 const VALUE_MARK = /[/\\._@#~$'"`|]|<\*>/;
-const LEADING = /^[([{]+/;
-const TRAILING = /[)\]},;:.!?]+$/;
+const LEADING = /^[([{"'`]+/;
+const TRAILING = /[)\]},;:.!?"'`]+$/;
 // Letters of any script: a word in Cyrillic or Han is a word, not layout.
 const ALPHANUMERIC = /[\p{L}\p{N}]/u;
 
