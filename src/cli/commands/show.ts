@@ -2,6 +2,8 @@ import type { CliCommand } from '../command.js';
 import type { BootReader } from '../boot-reader.js';
 import { readArgs } from '../read-args.js';
 import { terminalIo, terminalJson } from '../terminal-output.js';
+import { plainStatusWord } from '../../presenters/status-words.js';
+import { presentIncidentTitle } from '../../presenters/incident-title.js';
 
 /** `show <id> [--json]`: state, evidence, RCA, proposal (full diff) and the audit trail. */
 export function createShowCommand(boot: BootReader): CliCommand {
@@ -31,8 +33,8 @@ export function createShowCommand(boot: BootReader): CliCommand {
         }
         const { incident, stats } = view;
         const out: string[] = [
-          `${incident.id} · ${incident.state} · ${incident.service} · ${incident.severity}`,
-          `title: ${incident.title}`,
+          `${incident.id} · ${plainStatusWord(incident)} · ${incident.service} · ${incident.severity}`,
+          `title: ${presentIncidentTitle(incident)}`,
           ...(incident.family ? [`family: ${incident.family.groupId} · ${incident.family.template}`] : []),
           `events: ${stats?.count ?? 0} (first ${stats?.firstSeen ?? '-'}, last ${stats?.lastSeen ?? '-'})`,
         ];
