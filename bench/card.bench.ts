@@ -6,7 +6,7 @@
  * Two sets, each through the real pipeline as `npm start` runs it (sandbox, queues, workers):
  * the shipped sample logs (data/logs) with the default offline analyzer, and three failure families
  * of the sample service with the scripted model proposing a fix, so cards with a diff are measured.
- * Heights are the median of three renders.
+ * Every card is measured in its own channel's tab of the page; heights are the median of three renders.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -22,7 +22,7 @@ import { median, type BenchReport } from './report.js';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const RENDERS = 3;
 
-interface CardSize { set: string; ts: string; title: string; blocks: number; chars: number; heightPx: number }
+interface CardSize { set: string; ts: string; channel: string; title: string; blocks: number; chars: number; heightPx: number }
 
 async function measureSet(set: string, llm: 'offline' | 'scripted', logs: { dir?: string; text?: string }): Promise<CardSize[]> {
   const world = await createWorld({ llm });
@@ -39,28 +39,38 @@ async function measureSet(set: string, llm: 'offline' | 'scripted', logs: { dir?
     }, `the ${set} incidents to settle`, 180_000);
     await new Promise((r) => setTimeout(r, 1_500)); // the last card update reaches the sandbox
     const cards = runtime.sandbox!.state.messages.filter((m) => !m.threadTs && !m.ephemeralFor);
+    const channels = [...new Set(cards.map((card) => card.channel))];
     const heights = new Map<string, number[]>();
     const context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, viewport: { width: 900, height: 1_000 } });
     try {
       const page = await context.newPage();
       for (let i = 0; i < RENDERS; i++) {
-        await page.goto(runtime.sandbox!.url);
-        await page.locator('#messages > .message').first().waitFor();
-        await page.evaluate('document.fonts.ready');
-        for (const card of cards) {
-          // The card itself, without the thread the page draws under it.
-          const height = await page.locator(`#messages > .message[data-ts="${card.ts}"]`).evaluate((node) => {
-            const thread = (node as unknown as { querySelector(s: string): { getBoundingClientRect(): { height: number } } | null }).querySelector(':scope > .thread');
-            return (node as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height - (thread?.getBoundingClientRect().height ?? 0);
-          });
-          heights.set(card.ts, [...(heights.get(card.ts) ?? []), height]);
+        // The page shows one channel tab at a time (the one it remembers): each is opened in turn.
+        for (const channel of channels) {
+          await page.goto(runtime.sandbox!.url);
+          await page.evaluate((id) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('medic-sandbox-channel', id), channel);
+          await page.reload();
+          await page.locator('#messages > .message').first().waitFor();
+          await page.evaluate('document.fonts.ready');
+          for (const card of cards.filter((c) => c.channel === channel)) {
+            const node = page.locator(`#messages > .message[data-ts="${card.ts}"]`);
+            if ((await node.count()) === 0) continue;
+            // The card itself, without the thread the page draws under it.
+            const height = await node.evaluate((element) => {
+              const thread = (element as unknown as { querySelector(s: string): { getBoundingClientRect(): { height: number } } | null }).querySelector(':scope > .thread');
+              return (element as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height - (thread?.getBoundingClientRect().height ?? 0);
+            });
+            heights.set(card.ts, [...(heights.get(card.ts) ?? []), height]);
+          }
         }
       }
     } finally {
       await context.close();
     }
+    const missing = cards.filter((card) => !heights.has(card.ts));
+    if (missing.length > 0) throw new Error(`${missing.length} of ${cards.length} ${set} cards were not on the page in any channel tab: ${missing.map((c) => c.text.slice(0, 60)).join(' | ')}`);
     return cards.map((card) => ({
-      set, ts: card.ts, title: card.text.slice(0, 60), blocks: card.blocks.length,
+      set, ts: card.ts, channel: card.channel, title: card.text.slice(0, 60), blocks: card.blocks.length,
       chars: measureText(card.blocks as Record<string, unknown>[]), heightPx: Math.round(median(heights.get(card.ts) ?? [0])),
     }));
   } finally {
@@ -82,13 +92,15 @@ export default async function bench(): Promise<BenchReport> {
   return {
     headline: {
       cards: sizes.length,
+      cards_measured: sizes.filter((s) => s.heightPx > 0).length,
+      channels: new Set(sizes.map((s) => `${s.set}\u0000${s.channel}`)).size,
       blocks_max: max('blocks'),
       chars_max: max('chars'),
       height_px_max: max('heightPx'),
       height_px_max_with_fix: withFix.length ? Math.max(...withFix.map((s) => s.heightPx)) : 0,
       load_avg_1m: Math.round(load * 100) / 100,
     },
-    table: { columns: ['set', 'card', 'blocks', 'chars', 'height px'], rows: sizes.map((s) => [s.set, s.title, s.blocks, s.chars, s.heightPx]) },
+    table: { columns: ['set', 'channel', 'card', 'blocks', 'chars', 'height px'], rows: sizes.map((s) => [s.set, s.channel, s.title, s.blocks, s.chars, s.heightPx]) },
     detail: { viewportWidth: 900, renders: RENDERS, loadAverageAtStart: loadavg(), cards: sizes },
   };
 }

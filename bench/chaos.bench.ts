@@ -100,8 +100,8 @@ export default async function chaosBench(): Promise<BenchReport> {
   const timeline: Record<string, number | string>[] = [];
   world.redis.on('error', () => undefined);
   try {
-    const startWorker = (i: number) => (workers[i] = spawnRole(world, [join(ROOT, 'src/main.ts'), '--role', 'worker']));
-    const startWeb = () => (web = spawnRole(world, [join(ROOT, 'src/main.ts'), '--role', 'web']));
+    const startWorker = (i: number) => (workers[i] = spawnRole(world, [join(ROOT, 'src/main.ts'), '--role', 'worker', '--exit-with-parent']));
+    const startWeb = () => (web = spawnRole(world, [join(ROOT, 'src/main.ts'), '--role', 'web', '--exit-with-parent']));
     for (let i = 0; i < 3; i++) startWorker(i);
     startWeb();
 

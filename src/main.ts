@@ -1,29 +1,28 @@
 /**
  * Medic's entry point: `npm start` runs the web and worker roles in one process; `--role web` or
- * `--role worker` runs one of them, so they can scale apart on one Redis.
+ * `--role worker` runs one of them, so they can scale apart on one Redis. `--help` lists the options.
  */
 import { startRuntime } from './app/start-runtime.js';
 import { startWebRole } from './app/start-web-role.js';
 import { readStarters, watchParent } from './app/watch-parent.js';
-import { isMedicError } from './domain/errors.js';
-
-type Role = 'all' | 'web' | 'worker';
+import { describeError } from './app/describe-error.js';
+import { START_HELP, readStartArgs } from './app/start-args.js';
 
 // Read before anything async: `kill <npm pid>` during start-up must still stop Medic once it is up.
 const starters = readStarters();
 
-function parseRole(argv: string[]): Role {
-  const i = argv.indexOf('--role');
-  const value = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--role='))?.slice('--role='.length);
-  if (value === undefined) return 'all';
-  if (value === 'all' || value === 'web' || value === 'worker') return value;
-  process.stderr.write(`Unknown role "${value}": use --role all, web or worker.\n`);
-  process.exit(2);
-}
-
 async function main(): Promise<void> {
-  const role = parseRole(process.argv.slice(2));
-  const runtime = await startRuntime(process.env, { role, verboseChat: process.argv.includes('--verbose') });
+  const args = readStartArgs(process.argv.slice(2));
+  if ('help' in args) {
+    process.stdout.write(`${START_HELP}\n`);
+    return;
+  }
+  if ('error' in args) {
+    process.stderr.write(`medic: ${args.error}\n${START_HELP.split('\n', 1)[0]}\n`);
+    process.exit(2);
+  }
+  const { role } = args;
+  const runtime = await startRuntime(process.env, { role, verboseChat: args.verbose });
   const { logger, medic } = runtime;
   const stops: (() => Promise<void>)[] = [];
   if (role !== 'worker') stops.push(await startWebRole(runtime));
@@ -46,10 +45,11 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGHUP', () => shutdown('SIGHUP'));
-  watchParent(() => shutdown('parent exited'), { starters });
+  // Only when asked: under `nohup`, `setsid` or a service manager the starter exits on purpose.
+  if (args.exitWithParent) watchParent(() => shutdown('parent exited'), { starters });
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${isMedicError(error) ? `${error.code}: ` : ''}${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`${describeError(error)}\n`);
   process.exit(1);
 });

@@ -23,7 +23,7 @@ export function createAnalystFactory({ config, redis, logger, actionCatalog }: {
   const offline = createOfflineAnalyst();
   const mode = analystModeOf(config);
   if (mode === 'offline') {
-    const detail = 'no model configured: RCA from the nearest documented family, no fix proposals (set OPENAI_API_KEY)';
+    const detail = 'no model configured: RCA from the nearest documented family; a fix is proposed only as the clean revert of a recent suspect commit (set OPENAI_API_KEY for model-written fixes)';
     return { analystFor: () => offline, check: async () => ({ name: 'llm', adapter: 'offline analyzer (embedded)', ok: true, detail }) };
   }
 

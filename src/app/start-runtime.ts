@@ -1,3 +1,4 @@
+import { listenOrExplain } from './port-in-use.js';
 import type { Writable } from 'node:stream';
 import { createRedis, type RedisClient } from '../adapters/redis/connect.js';
 import { resolveRedis } from '../adapters/redis/embedded-redis.js';
@@ -63,11 +64,11 @@ export async function startRuntime(
   const catalog = await createServiceCatalog(config, medicPaths(config));
   if (slack && chatMode(config) === 'sandbox' && (role === 'all' || role === 'web')) {
     const current = catalog.current();
-    sandbox = await createSlackSandbox({
+    sandbox = await listenOrExplain(() => createSlackSandbox({
       otherChannels: [current.defaultChannel, ...current.services.map((s) => s.channel)].filter((c) => c !== 'incidents'),
       port: config.MEDIC_SANDBOX_PORT, signingSecret: slack.signingSecret, botToken: slack.botToken, medicEventsUrl: () => eventsUrl.value,
       history: { redis, prefix: config.MEDIC_REDIS_PREFIX },
-    });
+    }), { host: '127.0.0.1', port: config.MEDIC_SANDBOX_PORT, variable: 'MEDIC_SANDBOX_PORT' });
     slack.apiUrl = sandbox.apiUrl;
   }
   const adapters = await createAdapters({ config, redis, logger, chatOut: options.chatOut ?? process.stdout, slack, verboseChat: options.verboseChat, catalog, metrics });

@@ -5,6 +5,7 @@ import { startHttpServer } from '../http/start-http-server.js';
 import { analystModeOf } from './create-analyst.js';
 import { presentStartBanner } from './start-banner.js';
 import type { Runtime } from './start-runtime.js';
+import { listenOrExplain } from './port-in-use.js';
 
 /**
  * The web role: health, readiness and metrics on PORT, beside Slack's `/slack/events` receiver
@@ -28,7 +29,7 @@ export async function startWebRole(runtime: Runtime): Promise<() => Promise<void
       botToken: slack.botToken, signingSecret: slack.signingSecret, apiUrl: slack.apiUrl, port: config.PORT, host: config.HOST, retries: config.SLACK_RETRIES,
       commands: medic.commands, actions: medic.actions, grouping: medic.grouping, authority: adapters.authority, audit: medic.audit, ledger, followUps: medic.followUps, customRoutes: ['/healthz', '/readyz', '/metrics'].map(route),
     });
-    const { eventsUrl } = await app.start();
+    const { eventsUrl } = await listenOrExplain(() => app.start(), { host: config.HOST, port: config.PORT, variable: 'PORT' });
     if (eventsUrl && !config.MEDIC_SANDBOX_EVENTS_URL) runtime.eventsUrl.value = eventsUrl;
     const port = eventsUrl ? new URL(eventsUrl).port : String(config.PORT);
     logger.info({ eventsUrl }, `web role on http://${config.HOST}:${port}: /slack/events, /healthz, /readyz, /metrics`);
@@ -39,7 +40,7 @@ export async function startWebRole(runtime: Runtime): Promise<() => Promise<void
       await app.start();
       stops.push(() => app.stop());
     }
-    const http = await startHttpServer(config.PORT, [ops], config.HOST);
+    const http = await listenOrExplain(() => startHttpServer(config.PORT, [ops], config.HOST), { host: config.HOST, port: config.PORT, variable: 'PORT' });
     logger.info({ port: http.port }, `web role on http://${config.HOST}:${http.port}: /healthz, /readyz, /metrics`);
     stops.push(() => http.close());
   }

@@ -5,8 +5,9 @@ import { readFileSync } from 'node:fs';
  * to its child: `kill <npm pid>` ends npm and leaves Medic (and the `sh -c` between them) running,
  * reparented and still serving. So Medic remembers its starters — its parent and theirs, up to a
  * few levels, read from /proc where there is one — and once a second checks they are all still
- * there; when one is gone it shuts down as if the signal had arrived. Under Docker's init or a
- * supervisor the starters stay, and nothing changes.
+ * there; when one is gone it shuts down as if the signal had arrived. Only with `--exit-with-parent`
+ * (test harnesses ask for it): a shell that ran `nohup npm start &` or `setsid npm start &` exits on
+ * purpose, and Medic must keep running.
  */
 const LEVELS = 3;
 

@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema.js';
 import type { Medic } from '../app/create-medic.js';
 import { startRuntime } from '../app/start-runtime.js';
-import { isMedicError } from '../domain/errors.js';
+import { describeError } from '../app/describe-error.js';
 import type { CliIo } from './command.js';
 
 export interface BootedMedic {
@@ -21,7 +21,7 @@ export const bootMedic: BootMedic = async (io, fn, options = {}) => {
     if (options.prepare) await runtime.adapters.prepare?.();
     return await fn({ medic: runtime.medic, config: runtime.config, redisUrl: runtime.redisUrl, embeddedRedis: runtime.embeddedRedis });
   } catch (error) {
-    io.stderr.write(`${isMedicError(error) ? `${error.code}: ` : ''}${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(`${describeError(error)}\n`);
     return 1;
   } finally {
     await runtime?.close();

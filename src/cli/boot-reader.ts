@@ -1,6 +1,6 @@
 import { createAuditLog } from '../adapters/redis/audit-log.js';
 import { createIncidentStore } from '../adapters/redis/incident-store.js';
-import { isMedicError } from '../domain/errors.js';
+import { describeError } from '../app/describe-error.js';
 import type { AuditLog } from '../ports/audit.js';
 import { createIncidentReads, type IncidentReads } from '../use-cases/create-incident-commands.js';
 import type { CliIo } from './command.js';
@@ -25,7 +25,7 @@ export const bootReader: BootReader = async (io, fn) => {
     const prefix = state.config.MEDIC_REDIS_PREFIX;
     return await fn({ commands: createIncidentReads(createIncidentStore(state.redis, prefix)), audit: createAuditLog(state.redis, prefix) });
   } catch (error) {
-    io.stderr.write(`${isMedicError(error) ? `${error.code}: ` : ''}${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(`${describeError(error)}\n`);
     return 1;
   } finally {
     await state?.close();

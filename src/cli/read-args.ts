@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CliIo } from './command.js';
+import { describeArgsError } from '../app/describe-error.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Strict<O extends Options> = { args: string[]; options: O; allowPositionals: true; strict: true };
@@ -15,12 +16,12 @@ const HELP = { help: { type: 'boolean', short: 'h' } } as const;
 export function readArgs<O extends Options>(
   args: string[],
   io: CliIo,
-  command: { usage: string; summary: string },
+  command: { name: string; usage: string; summary: string },
   options: O,
 ): ParsedArgs<O> | number {
   const parsed = tryParse(args, options);
   if (typeof parsed === 'string') {
-    io.stderr.write(`${parsed}\nusage: npm run medic -- ${command.usage}\n`);
+    io.stderr.write(`medic ${command.name}: ${parsed}\nusage: npm run medic -- ${command.usage}\n`);
     return 2;
   }
   if ((parsed.values as { help?: boolean }).help === true) {
@@ -35,6 +36,6 @@ export function tryParse<O extends Options>(args: string[], options: O): ParsedA
   try {
     return parseArgs<Strict<O & typeof HELP>>({ args, options: { ...options, ...HELP }, allowPositionals: true, strict: true });
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return describeArgsError(error);
   }
 }

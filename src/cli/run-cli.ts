@@ -73,9 +73,16 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...args] = argv;
   const load = name === undefined || !Object.hasOwn(COMMANDS, name) ? undefined : COMMANDS[name];
   if (!load) {
+    const asked = name === undefined || name === 'help' || name === '--help' || name === '-h';
     const commands = await createCommands(io.env);
-    io.stdout.write(`Usage: npm run medic -- <command> [--help]\n\n${commands.map((c) => `  ${c.usage}\n      ${c.summary}`).join('\n')}\n`);
-    return name === undefined || name === 'help' || name === '--help' || name === '-h' ? 0 : 2;
+    const overview = `Usage: npm run medic -- <command> [--help]\n\n${commands.map((c) => `  ${c.usage}\n      ${c.summary}`).join('\n')}\n`;
+    if (asked) {
+      io.stdout.write(overview);
+      return 0;
+    }
+    // What was wrong comes first, on its own line, where scripts read errors.
+    io.stderr.write(`medic: unknown command "${name}"${name.startsWith('-') ? ' (options go after the command)' : ''}\n${overview}`);
+    return 2;
   }
   return (await load(io.env)).run(args, io);
 }

@@ -162,6 +162,8 @@ export const Incident = z.object({
   firstEvent: ErrorEvent,
   /** The step checkpoint: a step listed here is done and is never run again for this round. */
   steps: z.record(z.string(), z.object({ at: z.string() })).default({}),
+  /** The title as people read it: each variable of the template shown with its most common value (see display-title.ts). */
+  displayTitle: z.string().max(500).optional(),
   /** The mined message family (stable group id and its template, which generalizes over time). */
   family: z.object({ groupId: z.string(), template: z.string() }).optional(),
   /** How many times the analysis was (re)started; the fix round restarts the checkpoint. */

@@ -28,13 +28,16 @@ function send(res: ServerResponse, status: number, contentType: string, body: st
   res.end(body);
 }
 
+/** What `/healthz` answers: the process is up, and it is Medic (a second start on a taken port asks). */
+export const HEALTH_BODY = { ok: true, service: 'medic' } as const;
+
 /** `/healthz` (the process is up), `/readyz` (its dependencies answer) and `/metrics` (Prometheus). */
 export function createOpsRoutes(deps: OpsRouteDeps): Route {
   return async (req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0];
     if (req.method !== 'GET') return false;
     if (path === '/healthz') {
-      send(res, 200, 'application/json', JSON.stringify({ ok: true }));
+      send(res, 200, 'application/json', JSON.stringify(HEALTH_BODY));
       return true;
     }
     if (path === '/readyz') {

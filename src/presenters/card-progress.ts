@@ -1,6 +1,7 @@
 import { presentReviewers } from './card-route.js';
 import { FIX_STEPS, PIPELINE_STEPS, isStepDone, type Incident, type StepName } from '../domain/incident.js';
 import { escapeMrkdwn, untrusted, generated } from './mrkdwn.js';
+import { OVERFLOW_WORD, STATE_WORDS, presentStatusLead as bold, statusOf } from './status-words.js';
 
 // Partial on purpose: a step added to the domain shows under its own name until it gets a label.
 const LABELS: Partial<Record<string, string>> = {
@@ -52,38 +53,6 @@ export function presentLink(url: string, label: string): string {
   return /^https?:\/\/[^\s<>|]+$/.test(url) ? `<${url}|${escapeMrkdwn(label)}>` : `${escapeMrkdwn(label)} (${untrusted(url, 200)})`;
 }
 
-/**
- * The status in the words on-call people use: a pushed branch is "Branch pushed", an opened PR is
- * "Draft PR opened", then "Checks passed" or "Checks failed". Nothing here says "Fixed": only
- * production being healthy again would earn that, and Medic does not watch production.
- */
-export function presentStatusWord(incident: Incident): string {
-  const fix = incident.fix;
-  switch (incident.state) {
-    case 'new':
-    case 'analyzing':
-      return '⏳ Analysing';
-    case 'awaiting_approval':
-      return '🟡 Awaiting approval';
-    case 'reported':
-      return incident.fingerprint.startsWith('overflow:') ? '📦 Storm overflow' : 'ℹ️ Analysed — no fix proposed';
-    case 'approved':
-    case 'fixing':
-      return '🔧 Approved — pushing';
-    case 'fixed':
-      if (fix?.checks === 'success') return '🟢 Checks passed';
-      if (fix?.checks === 'failure') return '🔴 Checks failed';
-      if (fix?.pullRequest) return '📬 Draft PR opened';
-      return fix?.pushStatus === 'pushed' ? '🌿 Branch pushed' : '⚠️ Committed, not pushed';
-    case 'fix_failed':
-      return '❌ Fix failed';
-    case 'rejected':
-      return '🚫 Rejected';
-    case 'closed':
-      return '☑️ Closed';
-  }
-}
-
 export function presentOutcome(incident: Incident): string | undefined {
   const decision = incident.decision;
   const by = decision ? presentActor(decision.actor) : 'someone';
@@ -97,22 +66,22 @@ export function presentOutcome(incident: Incident): string | undefined {
     case 'awaiting_approval':
       return undefined;
     case 'reported':
-      if (incident.fingerprint.startsWith('overflow:')) return `📦 *Storm overflow* — ${untrusted(incident.proposalNote ?? 'new families above the hourly cap are counted here, not analysed', 300)}`;
-      return `ℹ️ *Analysed — no fix proposed.*${incident.proposalNote ? ` ${untrusted(incident.proposalNote, 220)}` : ''}`;
+      if (incident.fingerprint.startsWith('overflow:')) return `${bold(OVERFLOW_WORD)} — ${untrusted(incident.proposalNote ?? 'new families above the hourly cap are counted here, not analysed', 300)}`;
+      // The status field already says "Analysed — no fix proposed": this line only says why.
+      return incident.proposalNote ? `ℹ️ ${untrusted(incident.proposalNote, 220)}` : undefined;
     case 'approved':
-      return `✅ *Approved by ${by}* — pushing…`;
+      return `${bold(STATE_WORDS.approved)} — approved by ${by}`;
     case 'fixing':
-      return `🔧 *Approved by ${by}* — pushing…${branch ? ` (${branch})` : ''}`;
+      return `${bold(STATE_WORDS.fixing)} — approved by ${by}${branch ? ` (${branch})` : ''}`;
     case 'fixed': {
-      const word = presentStatusWord(incident);
       const where = pr ? `${pr} from ${branch}` : `${branch}${fix?.pushStatus === 'pushed' ? ' — no PR opened (no code host configured)' : ''}`;
-      return `${word.replace(/^(\S+) (.*)$/, '$1 *$2*')} — ${where}; approved by ${by}.`;
+      return `${bold(statusOf(incident))} — ${where}; approved by ${by}.`;
     }
     case 'fix_failed':
-      return `❌ *Fix failed* — ${untrusted(incident.error ?? fix?.pushError ?? 'unknown reason', 400)}`;
+      return `${bold(STATE_WORDS.fix_failed)} — ${untrusted(incident.error ?? fix?.pushError ?? 'unknown reason', 400)}`;
     case 'rejected':
-      return `🚫 *Rejected by ${by}*${decision?.reason ? `: ${untrusted(decision.reason, 400)}` : ''}`;
+      return `${bold(STATE_WORDS.rejected)} by ${by}${decision?.reason ? `: ${untrusted(decision.reason, 400)}` : ''}`;
     case 'closed':
-      return '☑️ *Closed*';
+      return bold(STATE_WORDS.closed);
   }
 }

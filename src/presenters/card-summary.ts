@@ -1,6 +1,7 @@
 import type { Incident, IncidentStats } from '../domain/incident.js';
-import { presentStatusWord } from './card-progress.js';
+import { presentStatusWord } from './status-words.js';
 import { code, fields, section, untrusted } from './mrkdwn.js';
+import { presentIncidentTitle } from './incident-title.js';
 
 type Block = Record<string, unknown>;
 
@@ -46,7 +47,7 @@ export function presentFields(incident: Incident, stats: IncidentStats | undefin
 }
 
 export function presentTitle(incident: Incident): Block {
-  return section(`*${untrusted(incident.title, 200)}*`, 'medic_title');
+  return section(`*${untrusted(presentIncidentTitle(incident), 200)}*`, 'medic_title');
 }
 
 /** The root cause in at most two lines; the whole text is in View details. */

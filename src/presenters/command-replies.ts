@@ -3,6 +3,8 @@ import type { IncidentView } from '../use-cases/incident-commands.js';
 import { presentIncidentCard } from './incident-card.js';
 import { ActionId, button, type RerunValue } from './card-actions.js';
 import { section, untrusted } from './mrkdwn.js';
+import { presentStatusWord } from './status-words.js';
+import { presentIncidentTitle } from './incident-title.js';
 
 export const HELP_TEXT = [
   '*Medic* — `/medic <command>`',
@@ -25,7 +27,7 @@ export function presentStatus(view: IncidentView | undefined, incidentId: string
 export function presentList(views: IncidentView[]): ChatMessage {
   if (views.length === 0) return presentNotice('No open incidents. 🎉');
   const lines = views.slice(0, 20).map(({ incident, stats }) =>
-    `• \`${untrusted(incident.id, 100)}\` ${incident.severity} · *${untrusted(incident.service, 80)}* · ${untrusted(incident.title, 140)} · _${incident.state.replace('_', ' ')}_${stats ? ` · ${stats.count}×` : ''}`);
+    `• \`${untrusted(incident.id, 100)}\` ${incident.severity} · *${untrusted(incident.service, 80)}* · ${untrusted(presentIncidentTitle(incident), 140)} · ${presentStatusWord(incident)}${stats ? ` · ${stats.count}×` : ''}`);
   const more = views.length > 20 ? `\n_…and ${views.length - 20} more_` : '';
   const text = `*Open incidents* (${views.length})\n${lines.join('\n')}${more}`;
   return { text: `Open incidents: ${views.length}`, blocks: [section(text)] };

@@ -1,6 +1,8 @@
 import type { Incident } from '../domain/incident.js';
 import type { IncidentView } from '../use-cases/incident-commands.js';
 import { presentFields } from './card-summary.js';
+import { presentIncidentTitle } from './incident-title.js';
+import { redactSecrets } from '../domain/untrusted/redact.js';
 import { diffPages } from './diff-pages.js';
 import { clipProse, code, context, escapeMrkdwn, plain, section, untrusted, untrustedCode, untrustedDoc } from './mrkdwn.js';
 
@@ -56,9 +58,11 @@ function analysis(incident: Incident): Block[] {
  */
 export function presentDetailsModal({ incident, stats }: IncidentView): Record<string, unknown> {
   const blocks: Block[] = [
-    { type: 'header', text: { type: 'plain_text', text: plain(incident.title, 150) } },
+    { type: 'header', text: { type: 'plain_text', text: plain(presentIncidentTitle(incident), 150) } },
     presentFields(incident, stats),
     context(`Incident \`${escapeMrkdwn(incident.id)}\` · ${escapeMrkdwn(incident.service)} · ${incident.severity}`),
+    // The title shows each variable's most common value; the family it stands for is matched on this.
+    context(`Family template: ${code(redactSecrets(incident.family?.template ?? incident.title), 600)}`),
     ...analysis(incident),
   ];
   const proposal = incident.proposal;
@@ -68,7 +72,7 @@ export function presentDetailsModal({ incident, stats }: IncidentView): Record<s
     blocks.push({ type: 'divider' }, section(`*Proposed fix* · ${code(proposal.file, 200)}\n${untrusted(proposal.explanation, 1_500)}`, 'medic_fix_head'));
     if (pages.length <= room) {
       pages.forEach((page, i) => blocks.push(section(`\`\`\`${page}\`\`\``, `medic_diff_${i}`)));
-      blocks.push(context('The whole diff, exactly as it will be pushed: invisible and control characters are shown as ⟨U+XXXX⟩; nothing is redacted or cut.'));
+      blocks.push(context('The whole diff, exactly the bytes Approve would push: invisible and control characters are shown as ⟨U+XXXX⟩; nothing is redacted or cut.'));
     } else {
       blocks.push(context(`This diff has ${pages.length} pages, more than a dialog holds: read it whole in the card's thread or with \`npm run medic -- show ${escapeMrkdwn(incident.id)}\`.`));
     }

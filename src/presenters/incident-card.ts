@@ -10,6 +10,7 @@ import { presentFields, presentNextStep, presentShortRootCause, presentTitle } f
 import { presentSameFailure } from './same-failure-line.js';
 import { diffFitsCard, diffStats } from './diff-pages.js';
 import { context, escapeMrkdwn, generated, plain, section, untrusted } from './mrkdwn.js';
+import { presentIncidentTitle } from './incident-title.js';
 
 export { escapeMrkdwn };
 
@@ -71,6 +72,6 @@ export function presentIncidentCard({ incident, stats }: IncidentView, options: 
   if (interactive && incident.rca && incident.state === 'awaiting_approval') parts.push({ block: presentFeedbackButtons(incident.id, ['rca']), dropRank: 4 });
   // The fallback text is for notifications and screen readers: no markup there, entities escaped.
   // The record version rides along so the chat adapter never replaces a newer card with this one.
-  return { text: plain(`Medic ${incident.severity} incident in ${incident.service}: ${incident.title}`, 300), blocks: fitToLimits(parts), version: incident.version };
+  return { text: plain(`Medic ${incident.severity} incident in ${incident.service}: ${presentIncidentTitle(incident)}`, 300), blocks: fitToLimits(parts), version: incident.version };
 }
 

@@ -26,7 +26,7 @@ export function presentThreadDiff(incident: Incident): ChatMessage[] {
   if (current.length > 0) messages.push(current);
   const mixed = mixedScriptNote(diffStats(proposal).mixedScript);
   return messages.map((blocks, i) => {
-    const head = `*Full diff* of ${code(proposal.file, 200)} · part ${i + 1} of ${messages.length}${i === 0 ? ` — exactly as it will be pushed: invisible and control characters shown as ⟨U+XXXX⟩, nothing redacted or cut.${mixed ? `\n${mixed}` : ''}` : ''}`;
+    const head = `*Full diff* of ${code(proposal.file, 200)} · part ${i + 1} of ${messages.length}${i === 0 ? ` — exactly the bytes Approve would push: invisible and control characters shown as ⟨U+XXXX⟩, nothing redacted or cut.${mixed ? `\n${mixed}` : ''}` : ''}`;
     return { text: `Full diff, part ${i + 1} of ${messages.length}`, blocks: [section(head), ...blocks.map((b, j) => section(b, `medic_diff_${i}_${j}`))] };
   });
 }

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { HEALTH_BODY } from '../http/ops-routes.js';
 import { join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -87,6 +88,7 @@ export async function createSlackSandbox(options: SlackSandboxOptions): Promise<
       await history?.save(state);
       return applied ? sendJson(res, 200, { ok: true }) : sendJson(res, 404, { ok: false, error: 'used_url' });
     }
+    if (req.method === 'GET' && url.pathname === '/healthz') return sendJson(res, 200, { ...HEALTH_BODY, part: 'slack sandbox' });
     if (req.method === 'GET' && url.pathname === '/sandbox/state') return sendJson(res, 200, pageState(deps, url.searchParams.get('user') ?? ''));
     const action = /^\/sandbox\/(click|submit|close|command)$/.exec(url.pathname);
     if (req.method === 'POST' && action?.[1]) {

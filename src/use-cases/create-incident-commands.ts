@@ -5,6 +5,7 @@ import type { AuditLog } from '../ports/audit.js';
 import type { Authority } from '../ports/authority.js';
 import type { Caller, CommandResult, IncidentCommands, IncidentView, Viewer } from './incident-commands.js';
 import { dispatchFixOrder } from './dispatch-fix-orders.js';
+import { plainStatusWord } from '../presenters/status-words.js';
 
 export interface CommandDeps {
   store: IncidentStore;
@@ -88,7 +89,7 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
       return { ok: true, view: await view(incident), message: `Already ${verdict} by ${incident.decision.actor.name ?? incident.decision.actor.id}.` };
     }
     if (incident.state !== 'awaiting_approval') {
-      return deny(action, input.caller, incident.id, 'ERR_INVALID_TRANSITION', `Incident ${incident.id} is ${incident.state}; there is nothing to ${verdict === 'approved' ? 'approve' : 'reject'}.`);
+      return deny(action, input.caller, incident.id, 'ERR_INVALID_TRANSITION', `Incident ${incident.id} is ${JSON.stringify(plainStatusWord(incident))}; there is nothing to ${verdict === 'approved' ? 'approve' : 'reject'}.`);
     }
     if (incident.proposal?.contentHash !== input.proposalHash) {
       return deny(action, input.caller, incident.id, 'ERR_STALE_APPROVAL', 'This card shows an older proposal than the current one; refresh it and decide again.');
@@ -124,7 +125,7 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
       const incident = await deps.store.get(incidentId);
       if (!incident) return { ok: false, code: 'ERR_NOT_FOUND', message: `No incident ${incidentId}.` };
       if (!canTransition(incident.state, 'analyzing') || incident.state === 'new') {
-        return { ok: false, code: 'ERR_INVALID_TRANSITION', message: `Incident ${incidentId} is ${incident.state}; it can be re-run once its current work finishes.` };
+        return { ok: false, code: 'ERR_INVALID_TRANSITION', message: `Incident ${incidentId} is ${JSON.stringify(plainStatusWord(incident))}; it can be re-run once its current work finishes.` };
       }
       if (incident.fix && !confirmed) {
         return { ok: false, code: 'ERR_CONFIRM_REQUIRED', message: `Incident ${incidentId} already has branch ${incident.fix.branch}${incident.fix.pullRequest ? ` and draft PR #${incident.fix.pullRequest.number}` : ''}. Re-running analyses it again and proposes a new fix; the branch stays on record. Confirm to go ahead.` };

@@ -59,7 +59,7 @@ describe('stopping npm start', () => {
   it('SIGTERM to the started PID stops every child within a few seconds', async () => {
     world = await createWorld({ llm: 'offline' });
     const env = { ...process.env, ...world.env, MEDIC_LOG_DIR: join(ROOT, 'data/logs'), MEDIC_CHAT: 'auto', MEDIC_SANDBOX_PORT: '0', PORT: '0', LOG_LEVEL: 'info' };
-    const child = spawn('npm', ['start', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['start', '--silent', '--', '--exit-with-parent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     started.push(child.pid!);
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));

@@ -38,7 +38,7 @@ describe('the command line', () => {
     await medic.startWorkers({ poll: false });
     const incident = await awaitIncident(w, medic, ['awaiting_approval']);
     const list = await cli(env, 'incidents');
-    expect(list.out).toContain(`${incident.id}  awaiting_approval`);
+    expect(list.out).toContain(`${incident.id}  Awaiting approval`);
     const show = await cli(env, 'show', incident.id);
     expect(show.out).toContain('proposal');
     expect(show.out).toContain('+  if (itemCount === 0)');

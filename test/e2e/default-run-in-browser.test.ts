@@ -42,7 +42,7 @@ function defaultEnv(): NodeJS.ProcessEnv {
 beforeAll(async () => {
   world = await createWorld({ llm: 'offline' });
   // What `npm start` execs: the bundle the test set-up built from the sources.
-  medic = spawn(process.execPath, ['dist/main.js'], { cwd: ROOT, env: defaultEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  medic = spawn(process.execPath, ['dist/main.js', '--exit-with-parent'], { cwd: ROOT, env: defaultEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   medic.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   medic.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   const url = await world.waitFor(async () => /Slack sandbox +(http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1], 'the sandbox in the start-up banner', 30_000);

@@ -24,7 +24,7 @@ function get(port: number, path: string, withinMs: number): Promise<{ status: nu
 
 /** Starts `--role web` and resolves with the port it logged. */
 function startWeb(env: Record<string, string>, children: ChildProcess[]): Promise<number> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main.ts'), '--role', 'web'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main.ts'), '--role', 'web', '--exit-with-parent'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   return new Promise((resolve, reject) => {

@@ -37,7 +37,7 @@ describe('the fix loop with GitHub configured', () => {
     }, 'the checks to be reported');
     expect(checked.state).toBe('fixed');
     // The thread reply follows the recorded state.
-    await w.waitFor(async () => /Checks on `fix\/inc-[^`]+`: \*success\*/.test(w.chatText()), 'the checks reply');
+    await w.waitFor(async () => /Checks passed\* on `fix\/inc-[^`]+`/.test(w.chatText()), 'the checks reply');
     const trail = await medic.audit.list({ incidentId: waiting.id });
     expect(trail.filter((a) => a.details?.tool === 'github.open-pr').map((a) => a.outcome)).toEqual(['allowed']);
     expect(trail.some((a) => a.action === 'fix.checks' && a.details?.state === 'success')).toBe(true);

@@ -23,7 +23,8 @@ afterAll(async () => h.close());
 
 beforeEach(async () => {
   id += 1;
-  const fresh = buildAnalysedIncident({ id: `inc-loop-${id}`, title: "Checkout <*> failed for order <*>" });
+  const base = buildAnalysedIncident();
+  const fresh = buildAnalysedIncident({ id: `inc-loop-${id}`, title: 'Checkout <*> failed for order <*>', firstEvent: { ...base.firstEvent, message: 'Checkout <v2> failed for order 991' } });
   const card = await h.chat.postCard(`card:${fresh.id}`, presentIncidentCard({ incident: fresh }));
   incident = { ...fresh, card };
   cardTs = card.ts;
@@ -109,7 +110,8 @@ describe('Reject', () => {
     const [open] = [...h.sandbox.state.views.values()];
     // The title is escaped once for the modal's plain_text, never twice (`&amp;lt;`).
     expect(JSON.stringify(open!.view.blocks)).not.toContain('&amp;lt;');
-    expect(JSON.stringify(open!.view.blocks)).toContain('Checkout &lt;*&gt; failed');
+    // It shows the title people read: the values, not the template's placeholders.
+    expect(JSON.stringify(open!.view.blocks)).toContain('Checkout &lt;v2&gt; failed for order 991');
     h.sandbox.state.views.clear();
     expect(open!.userId).toBe('U0APPROVER');
     expect(open!.view.callback_id).toBe('medic_reject_reason');
@@ -121,7 +123,7 @@ describe('Reject', () => {
     await h.commands.settle();
     const reject = h.commands.calls.filter((c) => c.method === 'reject').at(-1)?.input as any;
     expect(reject).toMatchObject({ incidentId: incident.id, reason: 'Hides the real timeout', caller: { userId: 'U0APPROVER' } });
-    expect(JSON.stringify(h.sandbox.state.find(cardTs)!.blocks)).toContain('Rejected by');
+    expect(JSON.stringify(h.sandbox.state.find(cardTs)!.blocks)).toContain('Rejected* by');
   });
 
   it('keeps the modal open with an inline error when the reason is empty', async () => {

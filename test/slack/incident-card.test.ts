@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS, measureText } from '../../src/presenters/block-limits.js';
 import { escapeMrkdwn, presentIncidentCard } from '../../src/presenters/incident-card.js';
 import { presentThreadReply } from '../../src/presenters/thread-reply.js';
+import { presentDetailsModal } from '../../src/presenters/details-modal.js';
 import { buildAnalysedIncident, buildIncident } from '../fixtures/slack/build-incident.js';
 import type { Incident } from '../../src/domain/incident.js';
 import { createFixProposal } from '../../src/domain/fix.js';
@@ -50,13 +51,23 @@ describe('presentIncidentCard', () => {
     expect(byId(blocks, 'medic_decision')!.elements.map((e: Block) => e.text.text)).toEqual(['Approve', 'Reject', 'View details']);
   });
 
-  it('keeps the title bold when it holds a template\'s <*>, and never lets it open a fence', () => {
-    const title = card(buildAnalysedIncident({ title: 'Checkout <*> failed for order <*> ``` _x_ ~y~' })).blocks;
+  it('shows the title with its values instead of the template\'s <*>, bold, and never lets it open a fence', () => {
+    const firstEvent = { ...buildIncident().firstEvent, message: 'Checkout v2 failed for order 991 ``` _x_ ~y~' };
+    const title = card(buildAnalysedIncident({ title: 'Checkout <*> failed for order <*> ``` _x_ ~y~', firstEvent })).blocks;
     const text = byId(title, 'medic_title')!.text.text as string;
     expect(text.startsWith('*') && text.endsWith('*')).toBe(true);
     // Inside, every formatting character is inert (a zero-width space on each side).
     expect(text.slice(1, -1).replace(/\u200b[*_~`]\u200b/g, '')).not.toMatch(/[*_~`]/);
-    expect(text).toContain('&lt;\u200b*\u200b&gt;');
+    expect(text).toContain('Checkout v2 failed for order 991');
+    expect(text).not.toContain('&lt;');
+  });
+
+  it('keeps the family template for View details', () => {
+    const firstEvent = { ...buildIncident().firstEvent, message: 'Payment declined for order 1234' };
+    const incident = buildAnalysedIncident({ title: 'Payment declined for order <*>', family: { groupId: 'g1', template: 'Payment declined for order <*>' }, firstEvent });
+    const modal = JSON.stringify(presentDetailsModal({ incident }));
+    expect(modal).toContain('Payment declined for order 1234');
+    expect(modal).toContain('Family template: `Payment declined for order &lt;*&gt;`');
   });
 
   it('shows a short diff whole on the card; a long one as a preview that points to the thread', () => {
@@ -109,15 +120,15 @@ describe('presentIncidentCard', () => {
   });
 
   it.each([
-    [{ state: 'approved', decision: { verdict: 'approved', actor: { kind: 'user', id: 'U0APPROVER' }, proposalHash: 'h', at: 't' } }, /Approved by <@U0APPROVER>/],
-    [{ state: 'fixing', decision: { verdict: 'approved', actor: { kind: 'operator', id: 'local-operator' }, proposalHash: 'h', at: 't' } }, /Approved by local-operator\* — pushing…/],
+    [{ state: 'approved', decision: { verdict: 'approved', actor: { kind: 'user', id: 'U0APPROVER' }, proposalHash: 'h', at: 't' } }, /Approved — pushing\* — approved by <@U0APPROVER>/],
+    [{ state: 'fixing', decision: { verdict: 'approved', actor: { kind: 'operator', id: 'local-operator' }, proposalHash: 'h', at: 't' } }, /Approved — pushing\* — approved by local-operator/],
     [{ state: 'fixed', fix: { branch: 'fix/inc-1-20240309160000', commit: 'c', pushStatus: 'pushed', pullRequest: { number: 7, url: 'https://github.example/o/r/pull/7' } } }, /Draft PR opened\* — draft PR <https:\/\/github.example\/o\/r\/pull\/7\|#7> from branch `fix\/inc-1-20240309160000`/],
     [{ state: 'fixed', fix: { branch: 'fix/inc-1-20240309160000', commit: 'c', pushStatus: 'pushed' } }, /Branch pushed\* — branch `fix\/inc-1-20240309160000` — no PR opened/],
     [{ state: 'fixed', fix: { branch: 'fix/b', commit: 'c', pushStatus: 'pushed', pullRequest: { number: 7, url: 'https://github.example/o/r/pull/7' }, checks: 'success' } }, /Checks passed\*/],
     [{ state: 'fixed', fix: { branch: 'fix/b', commit: 'c', pushStatus: 'pushed', pullRequest: { number: 7, url: 'https://github.example/o/r/pull/7' }, checks: 'failure' } }, /Checks failed\*/],
     [{ state: 'fix_failed', error: 'the file changed since the proposal' }, /Fix failed\* — the file changed since the proposal/],
-    [{ state: 'rejected', decision: { verdict: 'rejected', actor: { kind: 'user', id: 'U0APPROVER' }, proposalHash: 'h', at: 't', reason: 'wrong file' } }, /Rejected by <@U0APPROVER>\*: wrong file/],
-    [{ state: 'reported', proposal: undefined, proposalNote: 'confidence below 0.7' }, /no fix proposed.*confidence below 0.7/],
+    [{ state: 'rejected', decision: { verdict: 'rejected', actor: { kind: 'user', id: 'U0APPROVER' }, proposalHash: 'h', at: 't', reason: 'wrong file' } }, /Rejected\* by <@U0APPROVER>: wrong file/],
+    [{ state: 'reported', proposal: undefined, proposalNote: 'confidence below 0.7' }, /^ℹ️ confidence below 0.7$/],
   ] as [Partial<Incident>, RegExp][])('outcome for %j', (over, expected) => {
     const blocks = card(buildAnalysedIncident(over)).blocks;
     expect(byId(blocks, 'medic_outcome')!.text.text).toMatch(expected);
@@ -186,10 +197,10 @@ describe('presentThreadReply', () => {
   });
 
   it.each([
-    ['branch', /Pushed branch `fix\/inc-checkout-1-20240309160000` \(commit `0123456789ab`\)/],
-    ['pull-request', /Draft PR <https:\/\/github.example\/o\/r\/pull\/12\|#12> opened/],
-    ['checks', /Checks on .*: \*failure\*/],
-    ['approved', /Approved by <@U0APPROVER>/],
+    ['branch', /Branch pushed\* — `fix\/inc-checkout-1-20240309160000` \(commit `0123456789ab`\)/],
+    ['pull-request', /Draft PR opened\* — <https:\/\/github.example\/o\/r\/pull\/12\|#12> from/],
+    ['checks', /Checks failed\* on `fix\//],
+    ['approved', /Approved — pushing\* — approved by <@U0APPROVER>/],
   ] as const)('%s', (event, expected) => {
     const { text, blocks } = presentThreadReply({ incident: fixed }, event);
     expect(text).toMatch(expected);

@@ -131,7 +131,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
       return medic;
     },
     spawnWorker(overrides = {}) {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main.ts'), '--role', 'worker'], {
+      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main.ts'), '--role', 'worker', '--exit-with-parent'], {
         cwd: ROOT, env: { ...process.env, ...env, ...overrides }, stdio: ['ignore', 'pipe', 'pipe'],
       });
       child.stdout?.resume();

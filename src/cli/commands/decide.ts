@@ -2,6 +2,7 @@ import type { CliCommand } from '../command.js';
 import type { BootMedic } from '../boot-medic.js';
 import { readArgs } from '../read-args.js';
 import { terminalIo } from '../terminal-output.js';
+import { plainStatusWord } from '../../presenters/status-words.js';
 
 /** Shorter than this, a prefix could match a proposal the operator never saw. */
 export const MIN_HASH_PREFIX = 12;
@@ -44,7 +45,7 @@ export function createDecideCommand(verdict: 'approve' | 'reject', boot: BootMed
         const caller = { userId: config.MEDIC_OPERATOR_ID, via: 'cli' as const };
         const view = await medic.commands.status(id, { caller });
         if (!view?.incident.proposal) {
-          io.stderr.write(view ? `Incident ${id} has no proposal to ${verdict} (state ${view.incident.state}).\n` : `No incident ${id}.\n`);
+          io.stderr.write(view ? `Incident ${id} has no proposal to ${verdict} (status: ${plainStatusWord(view.incident)}).\n` : `No incident ${id}.\n`);
           return 1;
         }
         const current = view.incident.proposal.contentHash;

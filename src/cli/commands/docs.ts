@@ -1,5 +1,5 @@
+import { describeError } from '../../app/describe-error.js';
 import { ErrorEvent } from '../../domain/event.js';
-import { isMedicError } from '../../domain/errors.js';
 import { findSimilarDocs } from '../../retrieval/find-similar-docs.js';
 import type { RetrievalDeps } from '../../retrieval/indexed-doc.js';
 import { ingestDocs } from '../../retrieval/ingest-docs.js';
@@ -76,7 +76,7 @@ export function createDocsCommand(buildDeps: (io: CliIo) => Promise<DocsDeps>): 
         }
         return await ingest(deps, dir, io);
       } catch (error) {
-        io.stderr.write(`docs ${action}: ${isMedicError(error) ? `${error.code}: ` : ''}${error instanceof Error ? error.message : String(error)}\n`);
+        io.stderr.write(`docs ${action}: ${describeError(error)}\n`);
         return 1;
       } finally {
         await deps?.close();

@@ -2,6 +2,18 @@ import type { CliCommand } from '../command.js';
 import type { BootMedic } from '../boot-medic.js';
 import { readArgs } from '../read-args.js';
 import { terminalIo } from '../terminal-output.js';
+import { IncidentState, type Incident } from '../../domain/incident.js';
+import { plainStatusWord } from '../../presenters/status-words.js';
+
+const OPEN_STATES = IncidentState.options.filter((state) => state !== 'closed');
+
+/** "incidents      2 Awaiting approval · 1 Branch pushed": open incidents in the card's status words. */
+export function presentIncidentTally(open: readonly Incident[]): string {
+  const counts = new Map<string, number>();
+  for (const incident of open) counts.set(plainStatusWord(incident), (counts.get(plainStatusWord(incident)) ?? 0) + 1);
+  const tally = [...counts].map(([word, n]) => `${n} ${word}`).join(' · ');
+  return `${'incidents'.padEnd(20)}${tally || 'none open'}`;
+}
 
 /** `doctor`: each configured service — reachable, authenticated, which adapter — and what to fix. */
 export function createDoctorCommand(boot: BootMedic): CliCommand {
@@ -24,6 +36,7 @@ export function createDoctorCommand(boot: BootMedic): CliCommand {
         for (const check of checks) {
           io.stdout.write(`${check.ok ? 'ok  ' : 'FAIL'}  ${check.name.padEnd(14)} ${check.adapter}\n      ${check.detail}\n`);
         }
+        io.stdout.write(`\n${presentIncidentTally(await medic.store.list({ states: OPEN_STATES, limit: 1_000 }))}\n`);
         const failed = checks.filter((c) => !c.ok).length;
         io.stdout.write(failed === 0 ? '\nAll services work.\n' : `\n${failed} service(s) need attention.\n`);
         return failed === 0 ? 0 : 1;

@@ -5,6 +5,8 @@ import { diffBody } from '../../presenters/diff-pages.js';
 import { redactSecrets } from '../../domain/untrusted/redact.js';
 import type { FixProposal } from '../../domain/fix.js';
 import { terminalCode, terminalIo, terminalJson, terminalText } from '../terminal-output.js';
+import { plainStatusWord } from '../../presenters/status-words.js';
+import { presentIncidentTitle } from '../../presenters/incident-title.js';
 
 /** The proposal's own strings: code, shown exactly as `approve` binds to it. */
 const CODE_KEYS = new Set(['diff', 'before', 'after']);
@@ -50,8 +52,8 @@ export function createShowCommand(boot: BootReader): CliCommand {
         }
         const { incident, stats } = view;
         const out: string[] = [
-          `${incident.id} · ${incident.state} · ${incident.service} · ${incident.severity}`,
-          `title: ${incident.title}`,
+          `${incident.id} · ${plainStatusWord(incident)} · ${incident.service} · ${incident.severity}`,
+          `title: ${presentIncidentTitle(incident)}`,
           ...(incident.family ? [`family: ${incident.family.groupId} · ${incident.family.template}`] : []),
           `events: ${stats?.count ?? 0} (first ${stats?.firstSeen ?? '-'}, last ${stats?.lastSeen ?? '-'})`,
         ];

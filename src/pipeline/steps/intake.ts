@@ -1,5 +1,6 @@
 import { presentIncidentCard } from '../../presenters/incident-card.js';
 import type { Step } from '../step.js';
+import { incidentDisplayTitle } from '../../domain/display-title.js';
 
 /**
  * Posts the card early (once per incident, by key) so on-call sees Medic at work — in the channel
@@ -9,11 +10,14 @@ export const intakeStep: Step = {
   name: 'intake',
   async run(current, deps) {
     const route = current.route ?? deps.routeFor?.(current.service);
-    const incident = route ? { ...current, route } : current;
+    // The title with the values the events had, from the samples the store keeps, before the first card.
+    const samples = await deps.store.recentEvents(current.id);
+    const displayTitle = incidentDisplayTitle(current, samples.map((event) => event.message));
+    const incident = { ...current, displayTitle, ...(route ? { route } : {}) };
     // With a delivery job, the card is posted once this step is persisted (see runAnalysis).
-    if (deps.requestCard) return { patch: route ? { route } : {}, details: { service: incident.service, severity: incident.severity, ...(route ? { catalogService: route.service, known: route.known, channel: route.channel } : {}) } };
+    if (deps.requestCard) return { patch: { displayTitle, ...(route ? { route } : {}) }, details: { service: incident.service, severity: incident.severity, ...(route ? { catalogService: route.service, known: route.known, channel: route.channel } : {}) } };
     const stats = await deps.store.stats(incident.id);
     const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, presentIncidentCard({ incident, stats }), route?.channel));
-    return { patch: { card, ...(route ? { route } : {}) }, details: { service: incident.service, severity: incident.severity, ...(route ? { catalogService: route.service, known: route.known, channel: route.channel } : {}) } };
+    return { patch: { card, displayTitle, ...(route ? { route } : {}) }, details: { service: incident.service, severity: incident.severity, ...(route ? { catalogService: route.service, known: route.known, channel: route.channel } : {}) } };
   },
 };

@@ -3,6 +3,7 @@ import { failureSignature, familyIdOf } from '../../domain/failure-signature.js'
 import type { Incident, SameFailureLink } from '../../domain/incident.js';
 import { isOverflowFingerprint } from '../../domain/storm-policy.js';
 import { presentIncidentCard } from '../../presenters/incident-card.js';
+import { presentIncidentTitle } from '../../presenters/incident-title.js';
 import type { PipelineDeps } from '../pipeline-deps.js';
 import type { Step } from '../step.js';
 
@@ -27,7 +28,7 @@ export const sameFailureStep: Step = {
       const first = await openHolder(holder, deps);
       if (first?.service === incident.service) return { patch: {}, details: { checked: true, signature: signature.kind, sameService: first.id } };
       if (first) {
-        const link: SameFailureLink = { incidentId: first.id, service: first.service, title: first.title, kind: signature.kind, ...(first.card ? { card: first.card } : {}) };
+        const link: SameFailureLink = { incidentId: first.id, service: first.service, title: presentIncidentTitle(first), kind: signature.kind, ...(first.card ? { card: first.card } : {}) };
         await linkBack(first.id, incident, deps);
         return { patch: { sameFailureAs: link }, details: { checked: true, signature: signature.kind, sameFailureAs: first.id, service: first.service } };
       }

@@ -1,6 +1,7 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { ActionId, DecisionValue, parseValue } from '../../../presenters/card-actions.js';
 import { presentRejectModal } from '../../../presenters/reject-modal.js';
+import { presentIncidentTitle } from '../../../presenters/incident-title.js';
 import { asMedicError } from '../../../domain/errors.js';
 import { ackThenAnswer } from './follow-up-click.js';
 import { afterAck, clickedMessage, openModal, slackCaller, tellUser, type ListenerDeps } from './listener-deps.js';
@@ -34,7 +35,8 @@ export function registerDecisionActions(app: App, deps: ListenerDeps): void {
     // The title comes from the record, raw: the card's fallback text is already escaped, and
     // escaping it again for the modal would show `&amp;lt;`.
     const viewer = { caller: slackCaller(body.user), ...(channel ? { channel } : {}) };
-    const title = (await deps.commands.status(value.incidentId, viewer).catch(() => undefined))?.incident.title ?? '';
+    const shown = (await deps.commands.status(value.incidentId, viewer).catch(() => undefined))?.incident;
+    const title = shown ? presentIncidentTitle(shown) : '';
     const view = presentRejectModal({ ...value, ...(card ? { card } : {}) }, title);
     if (!(await openModal({ client, logger, audit: deps.audit }, body.trigger_id, body.user.id, view))) {
       await tellUser({ client, logger, audit: deps.audit }, channel, body.user.id, 'Medic could not open the reject dialog; click Reject again.');
