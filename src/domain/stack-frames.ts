@@ -25,8 +25,8 @@ type Build = (m: RegExpExecArray) => StackFrame | undefined;
 
 // Order matters: Java and .NET frames also start with "at ", so they are tried before Node's.
 const FRAME_PATTERNS: { re: RegExp; build: Build }[] = [
-  // Java/Kotlin: at com.shop.payment.Client.charge(Client.java:42) | at app//com.x.Y.z(Y.kt:3)
-  { re: /^\s*at\s+(?:[\w.$-]+\/\/?)?([\w$.]+)\.([\w$<>-]+)\(([\w$-]+\.(?:java|kt|kts|scala|groovy|clj)):(\d+)\)/, build: (m) => javaFrame(m[1] ?? '', m[2], m[3] ?? '', m[4]) },
+  // Java/Kotlin: at com.shop.payment.Client.charge(Client.java:42) | at app//com.x.Y.z(Y.kt:3) | at org.jabref@100.0.0/org.jabref.X.y(X.java:9)
+  { re: /^\s*at\s+(?:[\w.$@-]+\/\/?)?([\w$.]+)\.([\w$<>-]+)\(([\w$-]+\.(?:java|kt|kts|scala|groovy|clj)):(\d+)\)/, build: (m) => javaFrame(m[1] ?? '', m[2], m[3] ?? '', m[4]) },
   // .NET:    at Shop.Checkout.Total(Decimal x) in C:\src\Shop\Checkout.cs:line 42
   { re: /^\s*at\s+([^\s(]+?)\.([^.\s(]+)\([^)]*\)\s+in\s+(.+?):line\s+(\d+)\s*$/, build: (m) => dotnetFrame(m[1] ?? '', m[2], m[3], m[4]) },
   // .NET without symbols: at Shop.Checkout.Cart.Total(Decimal x) — the namespace stands for the path.

@@ -76,3 +76,14 @@ describe('installed copies of the repository', () => {
     expect(preferNamed({ file: '/x/other-1.0.0/src/signature.rs' }, matches)).toEqual(matches);
   });
 });
+
+describe('JVM module frames', () => {
+  it('reads a frame whose module carries a version', async () => {
+    // https://github.com/JabRef/jabref/pull/10840
+    const line = '\tat org.jabref@100.0.0/org.jabref.logic.pdf.search.PdfIndexer.close(PdfIndexer.java:299)';
+    expect(parseFrameLine(line)).toMatchObject({ file: 'org/jabref/logic/pdf/search/PdfIndexer.java', line: 299, language: 'java' });
+    const files = ['src/main/java/org/jabref/logic/pdf/search/PdfIndexer.java', 'src/main/java/org/jabref/logic/pdf/search/PdfIndexerManager.java'];
+    const ranked = await top(files, ['java.lang.NullPointerException: Cannot invoke "org.apache.lucene.index.IndexWriter.close()" because "this.indexWriter" is null', line, '\tat org.jabref@100.0.0/org.jabref.logic.pdf.search.PdfIndexerManager.shutdownIndexer(PdfIndexerManager.java:74)'].join('\n'));
+    expect(ranked[0]).toBe('src/main/java/org/jabref/logic/pdf/search/PdfIndexer.java');
+  });
+});
