@@ -82,6 +82,20 @@ function mapFrame(frame: StackFrame, index: Map<string, string[]>, installed: bo
   return preferNamed(frame, mapFramePath(frame.file, index, { loose, minSegments })).map((m) => m.file);
 }
 
+/**
+ * The repository files each frame of a trace maps to, by the one rule code search ranks with: the
+ * project's frames (in-app or one of its own packages) and, for a trace with none, every frame read
+ * as the project's own installed package. What else needs "the project's frames" takes them here.
+ */
+export function projectFrameFiles(frames: readonly StackFrame[], index: Map<string, string[]>): { frame: StackFrame; files: string[] }[] {
+  for (const installed of [false, true]) {
+    const mapped = frames.filter((frame) => !(installed && frame.inApp)).map((frame) => ({ frame, files: mapFrame(frame, index, installed) }));
+    const found = mapped.filter((m) => m.files.length > 0);
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
 function addScore(scores: Map<string, number>, file: string, score: number): void {
   scores.set(file, Math.max(scores.get(file) ?? 0, score));
 }
