@@ -15,6 +15,7 @@ export const LANGUAGE_EXTENSIONS: Record<string, readonly string[]> = {
   csharp: ['.cs'],
   ruby: ['.rb'],
   php: ['.php'],
+  rust: ['.rs'],
 };
 
 export const DEFAULT_LANGUAGES = Object.keys(LANGUAGE_EXTENSIONS);

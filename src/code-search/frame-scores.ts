@@ -12,7 +12,7 @@
  */
 import type { StackFrame } from '../domain/stack-trace.js';
 import type { CandidateFilter } from './candidate-filter.js';
-import { mapFramePath, normalizeFramePath } from './map-frames.js';
+import { mapFramePath, normalizeFramePath, preferNamed } from './map-frames.js';
 import { testSubjectStem } from './test-files.js';
 
 export const FRAME_BASE = 60;
@@ -61,18 +61,17 @@ const LIBRARY_ROOT = /^(node_modules|site-packages|dist-packages)$/;
  * file must share with it to count as the project's own: the whole package path for a JVM or .NET
  * class, the installed package's name for node_modules and site-packages (a monorepo's workspace
  * package, an app installed into its own virtualenv). Runtime and standard-library frames never map.
- * `installed`: the project may be the installed package itself (a CLI installed globally from npm,
- * whose repository root is the package directory), so the whole path below the package name must
- * match instead, and at least a directory and a file of it.
+ * `installed`: the project may be the installed package itself (a CLI installed from npm, a gem, a
+ * Composer or Cargo dependency, a wheel), wherever it was installed: any frame maps by its longest
+ * path suffix, which must cover the repository file's whole path or a directory and a file of it.
  */
 function librarySegments(frame: StackFrame, installed: boolean): number | undefined {
-  if (frame.inApp) return 1;
+  if (frame.inApp || installed) return 1;
   const segments = normalizeFramePath(frame.file);
   if (frame.module && (frame.language === 'java' || frame.language === 'dotnet')) return segments.length;
   const root = segments.findLastIndex((s) => LIBRARY_ROOT.test(s));
   if (root < 0) return undefined;
   const name = segments[root + 1]?.startsWith('@') ? root + 2 : root + 1;
-  if (installed) return segments.length - name - 1 >= 2 ? segments.length - name - 1 : undefined;
   return name < segments.length - 1 ? segments.length - name : undefined;
 }
 
@@ -80,7 +79,21 @@ function mapFrame(frame: StackFrame, index: Map<string, string[]>, installed: bo
   const minSegments = librarySegments(frame, installed);
   if (minSegments === undefined) return [];
   const loose = frame.inApp && frame.language === 'java';
-  return mapFramePath(frame.file, index, { loose, minSegments }).map((m) => m.file);
+  return preferNamed(frame, mapFramePath(frame.file, index, { loose, minSegments })).map((m) => m.file);
+}
+
+/**
+ * The repository files each frame of a trace maps to, by the one rule code search ranks with: the
+ * project's frames (in-app or one of its own packages) and, for a trace with none, every frame read
+ * as the project's own installed package. What else needs "the project's frames" takes them here.
+ */
+export function projectFrameFiles(frames: readonly StackFrame[], index: Map<string, string[]>): { frame: StackFrame; files: string[] }[] {
+  for (const installed of [false, true]) {
+    const mapped = frames.filter((frame) => !(installed && frame.inApp)).map((frame) => ({ frame, files: mapFrame(frame, index, installed) }));
+    const found = mapped.filter((m) => m.files.length > 0);
+    if (found.length > 0) return found;
+  }
+  return [];
 }
 
 function addScore(scores: Map<string, number>, file: string, score: number): void {

@@ -99,3 +99,26 @@ export function mapFramePath(path: string, index: Map<string, string[]>, options
   }
   return best;
 }
+
+/** `nu-protocol-0.89.0` → `nu-protocol`, `lodash@4.17.21` → `lodash`: an installed package's directory without its version. */
+function packageName(segment: string): string {
+  return segment.replace(/@[^/]*$/, '').replace(/-v?\d+(?:\.\d+)*(?:[-.+][\w.]*)?$/, '').toLowerCase();
+}
+
+/**
+ * Among files a frame matches equally well, the ones whose directories name the frame's package:
+ * `…/registry/src/…/nu-protocol-0.89.0/src/value.rs` is `crates/nu-protocol/src/value.rs`, not
+ * another crate's `src/value.rs`. A JVM or .NET frame's module counts as its package path. The
+ * matches stay as they are when no directory, or every one, names it.
+ */
+export function preferNamed(frame: { file: string; module?: string }, matches: readonly FrameFileMatch[]): FrameFileMatch[] {
+  if (matches.length < 2) return [...matches];
+  const k = matches[0]!.segments;
+  const path = normalizeFramePath(frame.file);
+  const names = new Set([...path.slice(0, Math.max(0, path.length - k)), ...(frame.module?.split('.') ?? [])].map(packageName).filter((n) => n.length > 1));
+  const named = matches.filter((m) => {
+    const dirs = m.file.split('/');
+    return dirs.slice(0, Math.max(0, dirs.length - k)).some((d) => names.has(packageName(d)));
+  });
+  return named.length > 0 ? named : [...matches];
+}

@@ -2,6 +2,7 @@ import type { RecentChange } from '../domain/analysis.js';
 import type { ErrorEvent } from '../domain/event.js';
 import { eventTrace } from '../domain/event-trace.js';
 import type { CodeRepository } from '../ports/code.js';
+import { projectFrameFiles } from '../code-search/frame-scores.js';
 import { indexFilesByStem, mapFramePath } from '../code-search/map-frames.js';
 
 export interface RecentChangesInput {
@@ -32,8 +33,7 @@ export async function findRecentChanges(repo: CodeRepository, input: RecentChang
   const files = await repo.listFiles();
   const known = new Set(files);
   const byName = indexFilesByStem(files);
-  const frames = eventTrace(input.event).frames.filter((f) => f.inApp);
-  const suspects = frames.flatMap((f) => mapFrameToRepo(f.file, byName));
+  const suspects = projectFrameFiles(eventTrace(input.event).frames, byName).flatMap((m) => (m.files.length <= MAX_AMBIGUOUS ? m.files : []));
   const candidates = input.candidates.map((c) => c.replace(/^\.\//, '')).filter((c) => known.has(c));
   const paths = [...new Set([...suspects, ...candidates])].slice(0, MAX_PATHS);
   if (paths.length === 0) return [];

@@ -142,8 +142,8 @@ describe('ranking: repository layouts', () => {
     expect(ranked).not.toContain('dist/cli.js');
   });
 
-  it('keeps a dependency out when a frame of the project exists, and never maps a bare file name below a package', async () => {
-    const files = ['src/app.js', 'lib/router/index.js', 'main.js'];
+  it('keeps a dependency out when a frame of the project exists, and never maps a file by its name alone', async () => {
+    const files = ['src/app.js', 'lib/router/index.js', 'src/main.js'];
     const withOwnFrame = await top(files, [
       'TypeError: x is not a function',
       '    at Layer.handle (/srv/node_modules/express/lib/router/index.js:95:5)',
@@ -152,7 +152,7 @@ describe('ranking: repository layouts', () => {
     expect(withOwnFrame[0]).toBe('src/app.js');
     expect(withOwnFrame).not.toContain('lib/router/index.js');
     const bareName = await top(files, 'TypeError: y\n    at Request.callback (/srv/node_modules/request/main.js:108:22)');
-    expect(bareName).not.toContain('main.js');
+    expect(bareName).not.toContain('src/main.js');
   });
 });
 

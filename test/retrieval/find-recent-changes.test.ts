@@ -51,6 +51,16 @@ const nodeTrace = [
 ].join('\n');
 
 describe('findRecentChanges', () => {
+  it("reads the frames of the repository's own installed gem as its files", async () => {
+    // https://github.com/rubocop/rubocop-ast/commit/b0bf2f2e73d1bb893c9fbb0fc169b1466fca4f3a
+    const files = ['lib/rubocop/ast/node/send_node.rb', 'lib/rubocop/ast/traversal.rb'];
+    const repo = new FakeCodeRepository(files, [{ sha: 'c3', author: 'dev', date: '2026-11-28', subject: 'Handle lambdas', files: ['lib/rubocop/ast/node/send_node.rb'] }]);
+    const raw = ["undefined method `source' for nil:NilClass", "/home/pocke/.gem/ruby/2.4.0/gems/rubocop-0.51.0/lib/rubocop/ast/node/send_node.rb:40:in `stabby_lambda?'", "/home/pocke/.gem/ruby/2.4.0/gems/rubocop-0.51.0/lib/rubocop/ast/traversal.rb:12:in `walk'"].join('\n');
+    const changes = await findRecentChanges(repo, { event: buildEvent({ raw }), candidates: [], sinceDays: 14, limit: 5 });
+    expect(repo.asked[0]?.paths).toEqual(files);
+    expect(changes.map((c) => c.sha)).toEqual(['c3']);
+  });
+
   it('maps in-app stack frames to repo paths by suffix, then adds known candidates, and asks for their commits', async () => {
     const repo = new FakeCodeRepository(FILES, COMMITS);
     const changes = await findRecentChanges(repo, { event: buildEvent({ raw: nodeTrace }), candidates: ['./src/payments/index.ts', 'src/not-in-repo.ts'], sinceDays: 14, limit: 5 });
