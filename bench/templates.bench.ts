@@ -11,6 +11,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTemplateMiner } from '../src/domain/templates/template-miner.js';
 import { loadLoghub } from './loghub.js';
+import { seeded } from '../test/support/storm-events.js';
 import type { BenchReport } from './report.js';
 import { buildDist } from '../scripts/build.mjs';
 import { loadAverage, MEDIC_CLI, medianOf, ROOT, timeProcess } from './cli-process.js';
@@ -85,18 +86,6 @@ function hasPython(): boolean {
   } catch {
     return false;
   }
-}
-
-/** A small seeded generator (mulberry32): the varied input is the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 /** Every run of digits drawn again, as many digits long (no leading zero where it had none): the next copy of a log. */
