@@ -5,7 +5,7 @@ import type { CallPacer, CallPriority, CardVersions } from '../../ports/chat-pac
 import { ErrorCode, MedicError, isMedicError } from '../../domain/errors.js';
 import type { ServiceCheck } from '../../ports/service-check.js';
 import { untrusted } from '../../presenters/mrkdwn.js';
-import { findMessagesByKey, keyMetadata } from './message-keys.js';
+import { findMessagesByKey, keyMetadata, type PosterIdentity } from './message-keys.js';
 import { resolveChannelId } from './resolve-channel.js';
 import { callSlack, toSlackError } from './slack-errors.js';
 import { createSlackWebClient, type SlackClientOptions, type SlackWebClient } from './web-client.js';
@@ -88,6 +88,17 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
     known.set(cacheKey, ts);
   };
 
+  // Who Medic is on Slack, asked once: a lookup that trusted metadata alone would take another app's message as Medic's card.
+  let identity: Promise<PosterIdentity> | undefined;
+  const ownIdentity = (): Promise<PosterIdentity> => {
+    identity ??= client.auth.test().then((auth) => {
+      if (!auth.bot_id) throw new MedicError(ErrorCode.ConfigInvalid, 'Slack auth.test named no bot_id: SLACK_BOT_TOKEN must be a bot token (xoxb-…).');
+      return { botId: auth.bot_id, ...(typeof (auth as { app_id?: unknown }).app_id === 'string' ? { appId: (auth as { app_id: string }).app_id } : {}) };
+    });
+    identity.catch(() => (identity = undefined));
+    return identity;
+  };
+
   /** Posts once per key within `channel` (and thread, when `threadTs` is set). */
   async function postOnce(channel: string, key: string, unsafe: ChatMessage, threadTs?: string): Promise<string> {
     const message = withoutKnownSecrets(unsafe);
@@ -98,8 +109,9 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
     if (running) return running;
     const work = (async () => {
       const lookup = { ...(threadTs ? { threadTs } : {}), beforeEachPage: () => pacer?.take(channel, 'final') };
+      const poster = await ownIdentity();
       // A post that timed out may have landed: looking it up first is what makes a retry safe.
-      const existing = await findMessagesByKey(client, channel, key, lookup).catch(holdOn429(channel));
+      const existing = await findMessagesByKey(client, channel, key, poster, lookup).catch(holdOn429(channel));
       if (existing[0]) return existing[0];
       const post = () =>
         paced('chat.postMessage', channel, 'final', () =>
@@ -122,7 +134,7 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
         return post();
       });
       const ts = posted.ts ?? '';
-      const winner = (await findMessagesByKey(client, channel, key, lookup).catch(holdOn429(channel)))[0] ?? ts;
+      const winner = (await findMessagesByKey(client, channel, key, poster, lookup).catch(holdOn429(channel)))[0] ?? ts;
       if (winner !== ts) await client.chat.delete({ channel, ts }).catch(() => undefined);
       return winner;
     })();
