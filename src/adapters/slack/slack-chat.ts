@@ -90,8 +90,9 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
 
   // Who Medic is on Slack, asked once: a lookup that trusted metadata alone would take another app's message as Medic's card.
   let identity: Promise<PosterIdentity> | undefined;
-  const ownIdentity = (): Promise<PosterIdentity> => {
-    identity ??= client.auth.test().then((auth) => {
+  // Paced like every other call on the channel: it counts against the same rate limit.
+  const ownIdentity = (channel: string): Promise<PosterIdentity> => {
+    identity ??= paced('auth.test', channel, 'final', () => client.auth.test()).then((auth) => {
       if (!auth.bot_id) throw new MedicError(ErrorCode.ConfigInvalid, 'Slack auth.test named no bot_id: SLACK_BOT_TOKEN must be a bot token (xoxb-…).');
       return { botId: auth.bot_id, ...(typeof (auth as { app_id?: unknown }).app_id === 'string' ? { appId: (auth as { app_id: string }).app_id } : {}) };
     });
@@ -109,7 +110,7 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
     if (running) return running;
     const work = (async () => {
       const lookup = { ...(threadTs ? { threadTs } : {}), beforeEachPage: () => pacer?.take(channel, 'final') };
-      const poster = await ownIdentity();
+      const poster = await ownIdentity(channel);
       // A post that timed out may have landed: looking it up first is what makes a retry safe.
       const existing = await findMessagesByKey(client, channel, key, poster, lookup).catch(holdOn429(channel));
       if (existing[0]) return existing[0];
