@@ -1,3 +1,4 @@
+import { isLoopbackHost, remoteLocation } from '../domain/git/remote-trust.js';
 import { randomBytes } from 'node:crypto';
 import { isRealSlack } from '../config/sections/slack.js';
 import type { Config } from '../config/schema.js';
@@ -33,11 +34,19 @@ export function slackSettings(config: Config, sandboxApiUrl?: string): SlackSett
   return { botToken: config.SLACK_BOT_TOKEN ?? '', signingSecret: config.SLACK_SIGNING_SECRET ?? '', appToken: config.SLACK_APP_TOKEN, apiUrl: config.SLACK_API_URL };
 }
 
+/** A remote on another machine: any network URL but a loopback one (a local path or loopback server is the sandbox's own). */
+function isRealRemote(remote: string | undefined): boolean {
+  const where = remote ? remoteLocation(remote) : undefined;
+  return where !== undefined && !isLoopbackHost(where.host);
+}
+
 /** What makes a sandbox approval a real one: a real code host, or a production deployment. */
 function realDeployment(config: Config): string[] {
   return [
     ...(config.NODE_ENV === 'production' ? ['NODE_ENV=production'] : []),
     ...(config.GITHUB_REPOSITORY || config.GITHUB_TOKEN || config.GITHUB_APP_ID ? ['GitHub is configured (GITHUB_REPOSITORY / GITHUB_TOKEN / GITHUB_APP_ID)'] : []),
+    ...(config.GIT_TOKEN || config.MEDIC_GIT_TOKENS ? ['git credentials are configured (GIT_TOKEN / MEDIC_GIT_TOKENS)'] : []),
+    ...(isRealRemote(config.MEDIC_REPO_REMOTE) ? [`MEDIC_REPO_REMOTE names a real remote (${remoteLocation(config.MEDIC_REPO_REMOTE ?? '')?.host ?? '?'})`] : []),
   ];
 }
 

@@ -108,6 +108,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
     : createConsoleChat({ redis, prefix, out: chatOut, channel: catalog.current().defaultChannel });
   const authority = createCatalogAuthority({
     routeOf: (incidentId) => routed.routeOf(incidentId),
+    routeOfService: (service) => catalog.route(service),
     approvers: approverIds(config),
     elevatedApprovers: elevatedIds(config),
     readers: config.MEDIC_READERS,

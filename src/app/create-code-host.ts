@@ -18,6 +18,24 @@ import type { CatalogRepository } from '../domain/catalog/catalog.js';
 import type { MedicPaths } from './paths.js';
 import { remoteOf, repositoryDirs } from './repository-dirs.js';
 import { registerSecretValue } from '../domain/untrusted/known-secrets.js';
+import { parseHostTokens, tokenForRemote, type CredentialHosts } from '../domain/git/credential-hosts.js';
+import { githubWebHost, remoteLocation } from '../domain/git/remote-trust.js';
+
+type TokenSource = () => Promise<string>;
+
+/** Each configured token bound to its one host (see credential-hosts.ts). */
+export function credentialHosts(config: Config, appToken: TokenSource | undefined): CredentialHosts<string | TokenSource> {
+  const { tokens } = parseHostTokens(config.MEDIC_GIT_TOKENS);
+  for (const value of tokens.values()) registerSecretValue(value);
+  const githubHost = githubWebHost(config.GITHUB_API_URL ?? DEFAULT_GITHUB_API_URL);
+  const repoHost = config.MEDIC_REPO_REMOTE ? remoteLocation(config.MEDIC_REPO_REMOTE)?.host : githubHost;
+  const githubToken = config.GITHUB_TOKEN ?? appToken;
+  return {
+    perHost: tokens,
+    ...(config.GIT_TOKEN && repoHost ? { gitToken: { host: repoHost, token: config.GIT_TOKEN } } : {}),
+    ...(githubToken ? { github: { host: githubHost, token: githubToken } } : {}),
+  };
+}
 
 export interface CodeHost {
   /** The catalog repository this host clones. */
@@ -36,7 +54,8 @@ export interface CodeHost {
 
 /**
  * The code host of one catalog repository: Medic's clone of its remote (or the local sample
- * remote), credentials from GIT_TOKEN / GITHUB_TOKEN / a GitHub App, and GitHub PRs when the
+ * remote), the token bound to its remote's host (MEDIC_GIT_TOKENS, GIT_TOKEN, GITHUB_TOKEN or a
+ * GitHub App; none for any other host), and GitHub PRs when the
  * repository names its GitHub `owner/name` (GITHUB_REPOSITORY for the implicit one).
  */
 export function createCodeHost({ config, redis, logger, paths, repository }: { config: Config; redis: RedisClient; logger: Logger; paths: MedicPaths; repository: CatalogRepository }): CodeHost {
@@ -49,8 +68,8 @@ export function createCodeHost({ config, redis, logger, paths, repository }: { c
     ? { appId: config.GITHUB_APP_ID, privateKey: appKey, installationId: config.GITHUB_APP_INSTALLATION_ID }
     : config.GITHUB_TOKEN ? { token: config.GITHUB_TOKEN } : undefined;
   const octokit = auth ? createGitHubClient({ baseUrl, auth, logger }) : undefined;
-  const gitToken = config.GIT_TOKEN ?? config.GITHUB_TOKEN;
-  const credentials: GitCredentials | undefined = gitToken ? { token: gitToken } : octokit && config.GITHUB_APP_ID ? { token: createGitHubTokenSource(octokit) } : undefined;
+  const token = tokenForRemote(remoteUrl, credentialHosts(config, octokit && config.GITHUB_APP_ID ? createGitHubTokenSource(octokit) : undefined));
+  const credentials: GitCredentials | undefined = token ? { token } : undefined;
 
   const git = { remoteUrl, branch: repository.branch, workDir: dirs.clone, credentials, timeoutMs: config.MEDIC_GIT_TIMEOUT_MS };
   // Worker processes sharing this data directory share one clone; git work on it takes turns.

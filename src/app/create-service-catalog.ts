@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
-import { createFileServiceCatalog, createStaticServiceCatalog } from '../adapters/catalog-files/file-service-catalog.js';
+import { createFileServiceCatalog, createStaticServiceCatalog, type FileCatalogOptions } from '../adapters/catalog-files/file-service-catalog.js';
+import { parseHostTokens } from '../domain/git/credential-hosts.js';
+import { githubWebHost, type RemotePolicy } from '../domain/git/remote-trust.js';
 import type { CatalogSources } from '../adapters/catalog-files/read-catalog-sources.js';
 import type { Config } from '../config/schema.js';
 import { remoteDefaultBranch } from '../adapters/git/remote-head.js';
@@ -20,10 +22,20 @@ export function catalogSources(config: Config, paths: Pick<MedicPaths, 'sampleCa
   return undefined;
 }
 
+/** The hosts catalog remotes may name: the GitHub host (for slugs), MEDIC_GIT_ALLOWED_HOSTS, hosts with their own token. */
+export function remotePolicyOf(config: Config): RemotePolicy {
+  return { githubHost: githubWebHost(config.GITHUB_API_URL), allowedHosts: [...config.MEDIC_GIT_ALLOWED_HOSTS, ...parseHostTokens(config.MEDIC_GIT_TOKENS).tokens.keys()] };
+}
+
+/** What reading the catalog files needs from configuration. */
+export function fileCatalogOptions(config: Config, sources: CatalogSources): FileCatalogOptions {
+  return { ...sources, defaultChannel: config.MEDIC_SLACK_CHANNEL.replace(/^#/, ''), remotePolicy: remotePolicyOf(config) };
+}
+
 /** The catalog in force at start: a bad file stops the boot, listing every problem. */
 export async function createServiceCatalog(config: Config, paths: Pick<MedicPaths, 'sampleCatalog'>): Promise<ServiceCatalog> {
   const sources = catalogSources(config, paths);
-  if (sources) return createFileServiceCatalog({ ...sources, defaultChannel: config.MEDIC_SLACK_CHANNEL.replace(/^#/, '') });
+  if (sources) return createFileServiceCatalog(fileCatalogOptions(config, sources));
   return createStaticServiceCatalog(implicitCatalog({ channel: config.MEDIC_SLACK_CHANNEL, remote: config.MEDIC_REPO_REMOTE, branch: await repositoryBranch(config), github: config.GITHUB_REPOSITORY }));
 }
 

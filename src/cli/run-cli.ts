@@ -37,7 +37,7 @@ const COMMANDS: Record<string, LoadCommand> = {
   catalog: async () => {
     const { createCatalogCommand } = await import('./commands/catalog.js');
     return createCatalogCommand(async (env) => {
-      const [{ loadConfig, readEnv }, { medicPaths }, { catalogSources, repositoryBranch }, { readCatalog }, { implicitCatalog }, { remoteOf }] = await Promise.all([
+      const [{ loadConfig, readEnv }, { medicPaths }, { catalogSources, fileCatalogOptions, repositoryBranch }, { readCatalog }, { implicitCatalog }, { remoteOf }] = await Promise.all([
         import('../config/load-config.js'),
         import('../app/paths.js'),
         import('../app/create-service-catalog.js'),
@@ -49,7 +49,7 @@ const COMMANDS: Record<string, LoadCommand> = {
       const paths = medicPaths(config);
       const sources = catalogSources(config, paths);
       const loaded = sources
-        ? { ...(await readCatalog({ ...sources, defaultChannel: config.MEDIC_SLACK_CHANNEL.replace(/^#/, '') })), from: 'files' as const }
+        ? { ...(await readCatalog(fileCatalogOptions(config, sources))), from: 'files' as const }
         : { catalog: implicitCatalog({ channel: config.MEDIC_SLACK_CHANNEL, remote: config.MEDIC_REPO_REMOTE, branch: await repositoryBranch(config), github: config.GITHUB_REPOSITORY }), problems: [], from: 'variables' as const };
       return { ...loaded, remoteOf: (id) => { const repo = loaded.catalog?.repositories.find((r) => r.id === id); return repo ? remoteOf(paths, repo) : '?'; } };
     });

@@ -1,6 +1,6 @@
 import { ErrorCode, asMedicError, type ErrorCode as Code } from '../domain/errors.js';
 import type { AuditLog } from '../ports/audit.js';
-import type { Authority } from '../ports/authority.js';
+import type { Authority, AuthorityScope } from '../ports/authority.js';
 import type { ApprovalStore, TargetLocks } from './effect-gate/approval-store.js';
 import { createBreakers, createReadCache, type Breakers, type ReadCache } from './degradation/circuit-breaker.js';
 import { decide, type GateInput } from './effect-gate/decide.js';
@@ -58,8 +58,8 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
   const scopeOf = (ctx: InvocationContext) => options.cacheScope?.(ctx) ?? Promise.resolve('');
 
   // The incident scopes the authority to its service's approvers (the catalog), besides the global ones.
-  async function permissionsOfUser(userId: string, incidentId?: string): Promise<Set<Permission>> {
-    const p = await authority.resolve(userId, incidentId === undefined ? undefined : { incidentId });
+  async function permissionsOfUser(userId: string, incidentId?: string | AuthorityScope): Promise<Set<Permission>> {
+    const p = await authority.resolve(userId, incidentId === undefined ? undefined : typeof incidentId === 'string' ? { incidentId } : incidentId);
     const held = new Set<Permission>();
     if (p.approver || p.elevated) held.add('read').add('approve');
     if (p.elevated) held.add('elevated');
@@ -170,6 +170,16 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
     let permitted = spec.effect === 'READ_ONLY' ? held.has(spec.permission) : ctx.caller.kind === 'pipeline' || held.has('approve');
     if (permitted && approval) permitted = (await permissionsOfUser(approval.approverId, ctx.incidentId)).has(spec.effect === 'READ_ONLY' ? 'approve' : spec.permission);
     if (spec.effect === 'MUTATING' && ctx.caller.kind === 'user' && approval) permitted = permitted && held.has(spec.permission);
+    if (permitted && spec.alsoAuthorizedOn && ctx.caller.kind === 'user') {
+      const people = [...new Set([ctx.caller.userId, ...(approval ? [approval.approverId] : [])])];
+      for (const scope of await spec.alsoAuthorizedOn(args)) {
+        for (const person of people) {
+          if (!(await permissionsOfUser(person, scope)).has(spec.permission)) {
+            return deny(tool, spec, ctx, ErrorCode.ToolDenied, `${person} may not ${spec.permission} on ${scope.incidentId ?? `service ${scope.service ?? '?'}`}, which this action also changes`, argsHash);
+          }
+        }
+      }
+    }
 
     const cacheKey = `${spec.name}:${await scopeOf(ctx)}:${argsHash}`;
     const gate: GateInput = {

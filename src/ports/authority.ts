@@ -23,4 +23,6 @@ export interface Authority {
 /** What a decision is about; the service is looked up from the incident, never taken from the caller. */
 export interface AuthorityScope {
   incidentId?: string;
+  /** A service named by Medic's own records (an overflow family's), for a decision about no incident yet. */
+  service?: string;
 }

@@ -5,6 +5,8 @@ export interface IncidentGrouping extends IncidentGroupingDecisions {
    * other). Idempotent: a family already out of the overflow answers with its open incident.
    */
   openFromOverflow(input: { overflowIncidentId: string; fingerprint: string }): Promise<{ incidentId: string; opened: boolean }>;
+  /** The service of a family counted into an overflow incident, from Medic's own record of it; undefined when it holds no such family. */
+  overflowFamilyService(input: { overflowIncidentId: string; fingerprint: string }): Promise<string | undefined>;
 }
 
 export interface IncidentGroupingDecisions {

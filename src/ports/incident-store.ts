@@ -5,6 +5,7 @@ import type { Incident, IncidentState, IncidentStats } from '../domain/incident.
 /** Operator decisions that hold for future events: which fingerprint joins which, which family splits by what. */
 export interface GroupingDecisions {
   aliases: Map<string, string>;
+  /** splitDecisionKey(service, family) → the field the family divides by. */
   splits: Map<string, string>;
 }
 

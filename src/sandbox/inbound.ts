@@ -15,7 +15,7 @@ export interface InboundContext {
 
 function responseUrl(ctx: InboundContext, messageTs?: string): string {
   const token = randomUUID();
-  ctx.state.responseUrls.set(token, { userId: ctx.user.id, channel: ctx.state.channel.id, ...(messageTs ? { messageTs } : {}) });
+  ctx.state.addResponseUrl(token, { userId: ctx.user.id, channel: ctx.state.channel.id, ...(messageTs ? { messageTs } : {}) });
   return `${ctx.baseUrl}/respond/${token}`;
 }
 

@@ -34,6 +34,23 @@ export interface Fault {
 
 /** Ephemeral replies kept in memory (channel messages are capped by the saved history's limit). */
 const MAX_EPHEMERALS = 200;
+/**
+ * A long-running sandbox records no more than these: the newest Web API calls (tests read the
+ * recent ones), and the trigger ids and response_urls of recent clicks (Slack's expire within
+ * minutes; Medic answers within seconds), so 20k card updates cost no growing memory.
+ */
+export const MAX_RECORDED_CALLS = 10_000;
+export const MAX_TRIGGERS = 1_000;
+export const MAX_RESPONSE_URLS = 1_000;
+
+/** Drops a map's oldest entries past `cap` (a Map iterates in insertion order). */
+function capMap<K, V>(map: Map<K, V>, cap: number): void {
+  for (const key of map.keys()) {
+    if (map.size <= cap) return;
+    map.delete(key);
+  }
+}
+
 
 /**
  * The sandbox's workspace: its channels' messages and threads (the first channel is Medic's
@@ -129,7 +146,18 @@ export class SandboxState {
   newTrigger(userId: string): string {
     const id = `${Date.now()}.${randomUUID().slice(0, 8)}`;
     this.triggers.set(id, userId);
+    capMap(this.triggers, MAX_TRIGGERS);
     return id;
+  }
+
+  recordCall(call: { method: string; args: Record<string, unknown> }): void {
+    this.calls.push(call);
+    if (this.calls.length > MAX_RECORDED_CALLS) this.calls.splice(0, this.calls.length - MAX_RECORDED_CALLS);
+  }
+
+  addResponseUrl(token: string, target: { userId: string; channel: string; messageTs?: string }): void {
+    this.responseUrls.set(token, target);
+    capMap(this.responseUrls, MAX_RESPONSE_URLS);
   }
 
   takeFault(method: string): Fault | undefined {

@@ -123,6 +123,6 @@ export function callWebApi(state: SandboxState, botToken: string, method: string
   const handler = methods[method];
   if (!handler) return fail('unknown_method');
   const { token: _token, ...rest } = args;
-  state.calls.push({ method, args: rest });
+  state.recordCall({ method, args: rest });
   return handler(state, args);
 }

@@ -1,3 +1,4 @@
+import { splitDecisionKey } from '../domain/split-decision-key.js';
 import type { ErrorEvent } from '../domain/event.js';
 import { fingerprintEvent, type Fingerprint } from '../domain/fingerprint.js';
 import { applyGroupingRules, type GroupingRule } from '../domain/grouping-rules.js';
@@ -115,7 +116,7 @@ export async function ingestEvents(events: ErrorEvent[], deps: IngestDeps): Prom
     const mined = deps.miner?.add(firstLine);
     const merges = deps.miner?.takeMerges();
     const ruled = deps.rules?.length ? applyGroupingRules(deps.rules, event, mined ?? templateFamily(firstLine)) : mined;
-    const family = ruled && decisions.splits.size > 0 ? splitFamily(ruled, event, decisions.splits.get(ruled.groupId)) : ruled;
+    const family = ruled && decisions.splits.size > 0 ? splitFamily(ruled, event, decisions.splits.get(splitDecisionKey(event.service, ruled.groupId))) : ruled;
     const fingerprint = aliased(fingerprintEvent(event, family ?? templateOf(firstLine), serviceOf(event.service)), decisions.aliases);
     let idPrefix = idPrefixes.get(fingerprint.key);
     if (idPrefix === undefined) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeRedisTarget } from '../../src/adapters/redis/connect.js';
+import { describeRedisTarget, redisOptionsFor } from '../../src/adapters/redis/connect.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { redisTargetFrom } from '../../src/config/sections/redis.js';
 
@@ -28,6 +28,21 @@ describe('Redis configuration', () => {
     expect(sentinel).toEqual({ kind: 'sentinel', sentinels: [{ host: 's1', port: 26379 }, { host: 's2', port: 26379 }], name: 'medic-master' });
     expect(describeRedisTarget(sentinel)).toBe('redis-sentinel://s1:26379,s2:26379/medic-master');
     expect(describeRedisTarget({ kind: 'single', url: 'redis://:pw-secret@cache:6380' })).toBe('redis://***@cache:6380');
+  });
+
+  it('carries TLS and the sentinels\' own credentials from configuration into the ioredis options', () => {
+    const ca = '-----BEGIN CERTIFICATE-----\nloopback-ca\n-----END CERTIFICATE-----\n';
+    const read = (path: string) => (path === '/etc/medic/redis-ca.pem' ? ca : '');
+    const cluster = redisTargetFrom(loadConfig({ REDIS_CLUSTER_NODES: 'r1:7000', REDIS_PASSWORD: 'pw', REDIS_TLS: 'true', REDIS_TLS_CA_FILE: '/etc/medic/redis-ca.pem' }));
+    expect(cluster.kind === 'cluster' && redisOptionsFor(cluster, {}, read)).toEqual({ password: 'pw', tls: { ca } });
+    const sentinel = redisTargetFrom(loadConfig({ REDIS_SENTINELS: 's1:26379', REDIS_SENTINEL_NAME: 'm', REDIS_PASSWORD: 'server-pw', REDIS_TLS: 'true', REDIS_SENTINEL_PASSWORD: 'sentinel-pw', REDIS_SENTINEL_USERNAME: 'watcher', REDIS_SENTINEL_TLS: 'true' }));
+    expect(sentinel.kind === 'sentinel' && redisOptionsFor(sentinel, {}, read)).toEqual({
+      password: 'server-pw', tls: {}, enableTLSForSentinelMode: true, sentinels: [{ host: 's1', port: 26379 }], name: 'm',
+      sentinelUsername: 'watcher', sentinelPassword: 'sentinel-pw', sentinelTLS: {},
+    });
+    // Without TLS configured, nothing TLS-shaped is set: plain connections stay plain.
+    const plain = redisTargetFrom(loadConfig({ REDIS_SENTINELS: 's1:26379', REDIS_SENTINEL_NAME: 'm' }));
+    expect(plain.kind === 'sentinel' && redisOptionsFor(plain)).toEqual({ sentinels: [{ host: 's1', port: 26379 }], name: 'm' });
   });
 
   it('lists every Redis problem at once, each with what to set', () => {

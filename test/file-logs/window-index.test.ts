@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileLogSource } from '../../src/adapters/file-logs/file-log-source.js';
+import type { ErrorEvent } from '../../src/domain/event.js';
 
 const T = Date.parse('2027-01-15T08:00:00.000Z');
 const at = (s: number) => new Date(T + s * 1000).toISOString();
@@ -33,6 +34,26 @@ describe('file log windows from the index', () => {
     expect(window.map((l) => l.time)).toEqual([at(-20), at(-10), at(0)]);
     expect(window[2]!.message).toBe('Payment declined\nError: Payment declined\n    at charge (src/payment/charge.ts:42:11)');
     expect(window[2]!.sourceId).toBe(event.id.replace(/^file:/, ''));
+  });
+
+  it('reads a fresh index on to the event when the file is bigger than one read', async () => {
+    const file = join(dir, 'big.jsonl');
+    const line = (s: number, message: string) => `${JSON.stringify({ time: at(s), level: 'INFO', service: 'shop', message, txn_id: 'T-9' })}\n`;
+    const filler = Array.from({ length: 400 }, (_, i) => line(-3_600 + i, `old chatter ${i}`)).join('');
+    await writeFile(file, filler + line(-5, 'cart loaded') + line(0, 'Payment declined').replace('"INFO"', '"ERROR"'));
+    const small = () => createFileLogSource({ dir, correlationFields: ['txn_id'], maxReadBytes: 4_096 });
+    const poller = small();
+    let checkpoint: Awaited<ReturnType<typeof poller.poll>>['checkpoint'] | undefined;
+    let event: ErrorEvent | undefined;
+    for (let i = 0; i < 50 && !event; i++) {
+      const polled = await poller.poll(checkpoint);
+      checkpoint = polled.checkpoint;
+      event = polled.events.find((e) => e.message === 'Payment declined');
+    }
+    if (!event) throw new Error('the poller never reached the event');
+    // Another process (a fresh index) builds the window: it must reach the event, past many reads.
+    const window = await small().window({ event, beforeMs: 60_000, afterMs: 60_000, limit: 10 });
+    expect(window.map((l) => l.message)).toEqual(['cart loaded', 'Payment declined']);
   });
 
   it('sees lines appended after the first window, and a file rewritten shorter', async () => {

@@ -60,4 +60,30 @@ describe('recovering an existing fix branch', () => {
     const planted = plant([{ files: { [FILE]: FIXED }, message: 'no trailer at all' }]);
     expect(await createGitFixPublisher(options).publish({ incidentId: 'INC-42', branch, proposal, message: 'fix' })).toEqual({ branch, commit: planted, pushStatus: 'pushed' });
   });
+
+  /** Someone with write access moves the default branch on by an unrelated commit. */
+  function advanceMain(): void {
+    const clone = mkdtempSync(join(remote.root, 'maintainer-'));
+    gitIn(remote.root, 'clone', '--quiet', remote.bare, clone);
+    writeFileSync(join(clone, 'CHANGELOG.md'), '# later\n');
+    gitIn(clone, 'add', '-A');
+    gitIn(clone, 'commit', '--quiet', '-m', 'later work on main');
+    gitIn(clone, 'push', '--quiet', 'origin', 'main');
+  }
+
+  it('refuses the approved bytes planted on an older base than the one Medic prepares', async () => {
+    const planted = plant([{ files: { [FILE]: FIXED }, message: trailer() }]);
+    advanceMain();
+    const error = await createGitFixPublisher(options).publish({ incidentId: 'INC-42', branch, proposal, message: 'fix' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: ErrorCode.Conflict, message: expect.stringContaining('not exactly the approved change') });
+    expect(remoteBranches(remote.bare).get(branch)).toBe(planted);
+  });
+
+  it("still recognises Medic's own earlier push after the default branch moved on", async () => {
+    const publisher = createGitFixPublisher(options);
+    const first = await publisher.publish({ incidentId: 'INC-42', branch, proposal, message: 'fix' });
+    expect(first.pushStatus).toBe('pushed');
+    advanceMain();
+    expect(await publisher.publish({ incidentId: 'INC-42', branch, proposal, message: 'fix' })).toEqual(first);
+  });
 });

@@ -83,6 +83,18 @@ describe('the sandbox never stands in for real approvals', () => {
     expect(sandboxRefusal(loadConfig({ ...github, MEDIC_SANDBOX_FORCE: 'true' }))).toBeUndefined();
   });
 
+  it('refuses beside a real non-GitHub remote or git credentials, and gives its people no approval there', () => {
+    const gitlab = { MEDIC_REPO_REMOTE: 'https://gitlab.example/acme/shop.git' };
+    expect(sandboxRefusal(loadConfig(gitlab))).toMatch(/MEDIC_REPO_REMOTE names a real remote \(gitlab\.example\)/);
+    expect(sandboxRefusal(loadConfig({ ...gitlab, GIT_TOKEN: 'glpat-x' }))).toMatch(/git credentials are configured/);
+    expect(sandboxRefusal(loadConfig({ MEDIC_GIT_TOKENS: 'gitlab.example=glpat-x' }))).toMatch(/git credentials are configured/);
+    expect(sandboxRefusal(loadConfig({ MEDIC_REPO_REMOTE: 'git@gitlab.example:acme/shop.git' }))).toMatch(/real remote/);
+    expect(approverIds(loadConfig({ ...gitlab, MEDIC_SANDBOX_FORCE: 'true', MEDIC_APPROVERS: 'U_REAL' }))).toEqual(['U_REAL']);
+    // The sandbox's own remotes stay local: a path or a loopback server.
+    expect(sandboxRefusal(loadConfig({ MEDIC_REPO_REMOTE: '/srv/git/shop.git' }))).toBeUndefined();
+    expect(sandboxRefusal(loadConfig({ MEDIC_REPO_REMOTE: 'http://127.0.0.1:9418/shop.git' }))).toBeUndefined();
+  });
+
   it('startRuntime refuses before it opens anything', async () => {
     await expect(startRuntime({ NODE_ENV: 'production', MEDIC_EMBEDDED_REDIS: 'false', REDIS_URL: 'redis://127.0.0.1:1' }, { role: 'web' })).rejects.toMatchObject({ code: ErrorCode.ConfigInvalid });
   });

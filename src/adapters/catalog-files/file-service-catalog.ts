@@ -1,5 +1,6 @@
 import { assembleCatalog } from '../../domain/catalog/assemble-catalog.js';
 import type { Catalog, CatalogProblem } from '../../domain/catalog/catalog.js';
+import { remoteTrustProblems, type RemotePolicy } from '../../domain/git/remote-trust.js';
 import { resolveService } from '../../domain/catalog/resolve-service.js';
 import { ErrorCode, MedicError } from '../../domain/errors.js';
 import type { CatalogStatus, ServiceCatalog } from '../../ports/service-catalog.js';
@@ -8,6 +9,8 @@ import { readCatalogSources, type CatalogSources } from './read-catalog-sources.
 export interface FileCatalogOptions extends CatalogSources {
   /** Channel of services without one, when the files set no default_channel (MEDIC_SLACK_CHANNEL). */
   defaultChannel: string;
+  /** Which hosts a remote may name (see remote-trust.ts); without it, remotes are not checked. */
+  remotePolicy?: RemotePolicy;
   now?: () => Date;
 }
 
@@ -21,6 +24,8 @@ export async function readCatalog(options: FileCatalogOptions): Promise<{ catalo
   const read = await readCatalogSources(options);
   if (read.problems.length > 0) return { problems: read.problems, fingerprint: read.fingerprint };
   const assembled = assembleCatalog(read.parts, { channel: options.defaultChannel });
+  const refused = assembled.catalog && options.remotePolicy ? remoteTrustProblems(assembled.catalog.repositories, options.remotePolicy, assembled.catalog.sources.join(', ')) : [];
+  if (refused.length > 0) return { problems: refused, fingerprint: read.fingerprint };
   return { ...assembled, fingerprint: read.fingerprint };
 }
 

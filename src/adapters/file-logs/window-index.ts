@@ -106,6 +106,21 @@ export function createWindowIndex(options: WindowIndexOptions) {
     return { ino: base.ino, head: base.head.length < HEAD_BYTES ? now.head : base.head, covered: next, records: appended(base.records, records) };
   }
 
+  /**
+   * Extends the index step by step (each at most maxReadBytes) until it covers the file or holds a
+   * record past `toMs`: a fresh index of a big file must reach the event, not stop at its first step.
+   */
+  async function extendPast(path: string, known: FileIndex | undefined, toMs: number): Promise<FileIndex> {
+    let index = await extend(path, known);
+    for (;;) {
+      const last = index.records.at(-1);
+      if ((last && last.ms > toMs) || index.covered >= (await readHead(path)).size) return index;
+      const before = index.covered;
+      index = await extend(path, index);
+      if (index.covered <= before) return index;
+    }
+  }
+
   /** One chain per file, so polls and queries extend it in order; a failed step is forgotten and retried. */
   function chain(path: string, step: (index: FileIndex | undefined) => Promise<FileIndex | undefined>): Promise<FileIndex | undefined> {
     const previous = indexes.get(path) ?? Promise.resolve(undefined);
@@ -156,7 +171,7 @@ export function createWindowIndex(options: WindowIndexOptions) {
       for (const path of indexes.keys()) if (!paths.includes(path)) indexes.delete(path);
       const kept: { path: string; record: IndexedRecord }[] = [];
       for (const path of paths) {
-        const index = (await chain(path, (known) => extend(path, known)))!;
+        const index = (await chain(path, (known) => extendPast(path, known, filter.toMs)))!;
         for (const record of index.records) {
           if (record.ms < filter.fromMs || record.ms > filter.toMs) continue;
           if (filter.keep(record)) kept.push({ path, record });

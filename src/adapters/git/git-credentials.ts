@@ -7,6 +7,7 @@
  */
 import { ErrorCode, MedicError } from '../../domain/errors.js';
 import { redactSecrets } from '../../domain/untrusted/redact.js';
+import { credentialTransportProblem } from '../../domain/git/remote-trust.js';
 
 export interface GitCredentials {
   /** GitHub expects `x-access-token` for installation tokens and PATs. */
@@ -38,6 +39,8 @@ export interface GitAuth {
 /** The per-command auth environment; empty for local remotes or when no credentials are set. */
 export async function resolveGitAuth(remoteUrl: string, credentials: GitCredentials | undefined): Promise<GitAuth> {
   if (!credentials || !isHttpRemote(remoteUrl)) return { env: {}, secrets: [] };
+  const transport = credentialTransportProblem(remoteUrl);
+  if (transport) throw new MedicError(ErrorCode.ConfigInvalid, `Refusing to send git credentials: ${transport}.`);
   const token = typeof credentials.token === 'string' ? credentials.token : await credentials.token();
   const basic = Buffer.from(`${credentials.username ?? 'x-access-token'}:${token}`, 'utf8').toString('base64');
   const origin = `${new URL(remoteUrl).origin}/`;

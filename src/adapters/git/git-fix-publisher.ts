@@ -124,14 +124,19 @@ export function createGitFixPublisher(options: GitFixPublisherOptions): FixPubli
     if (!heads.has(options.branch)) throw new MedicError(ErrorCode.UpstreamRejected, `The remote has no branch ${options.branch}: check MEDIC_REPO_BRANCH.`);
     await fetchBranches(git, heads.has(branch) ? [options.branch, branch] : [options.branch]);
 
+    const local = await localHead(branch);
     if (heads.has(branch)) {
-      const pushed = await findApprovedTip(git, `refs/remotes/origin/${branch}`, originDefault, proposal);
+      // A pushed branch is Medic's only when it sits on the base Medic prepares now, or is the very
+      // commit Medic made in its private clone (on the base of that moment).
+      const remoteTip = (await git.run(['rev-parse', `refs/remotes/origin/${branch}`])).trim();
+      const bases = [(await git.run(['rev-parse', originDefault])).trim()];
+      if (local === remoteTip) bases.push((await git.run(['rev-parse', `${local}^`]).catch(() => '')).trim());
+      const pushed = await findApprovedTip(git, `refs/remotes/origin/${branch}`, { oneOf: bases.filter(Boolean) }, proposal);
       if (pushed) return { branch, commit: pushed, pushStatus: 'pushed' };
       options.logger?.warn({ incidentId, branch }, 'an existing fix branch is not exactly the approved change; refusing to report it');
       throw new MedicError(ErrorCode.Conflict, `Branch ${branch} already exists on the remote and is not exactly the approved change; Medic will not overwrite it or open a PR for it. Re-run \`/medic fix ${incidentId}\`.`);
     }
-    const local = await localHead(branch);
-    const committed = local ? await findApprovedTip(git, `refs/heads/${branch}`, originDefault, proposal) : undefined;
+    const committed = local ? await findApprovedTip(git, `refs/heads/${branch}`, { ancestorOf: originDefault }, proposal) : undefined;
     if (committed) return push(branch, committed);
 
     assertBaseUnchanged(proposal, await readBase(proposal.file), incidentId, options.branch);

@@ -22,16 +22,24 @@ async function entry(git: GitRunner, commit: string, file: string): Promise<{ mo
   return m && m[3] === file ? { mode: m[1]!, blob: m[2]! } : undefined;
 }
 
+/** Which parent a reused fix commit may have. */
+export type ApprovedParent =
+  /** Exactly these commits: the base Medic prepares the fix on (and, for its own earlier commit, that commit's parent). */
+  | { oneOf: readonly string[] }
+  /** Any commit of this ref's history: only for a branch of Medic's private clone, which nobody else writes. */
+  | { ancestorOf: string };
+
 /**
- * The tip of `ref` when it is one commit, on top of a commit of the default branch's history,
- * that changes only the approved file, from the approved base to the approved bytes, without a
- * mode change. Anything else — other files, extra commits, a merge, other content — is undefined.
+ * The tip of `ref` when it is one commit, on the parent `allowed` names, that changes only the
+ * approved file, from the approved base to the approved bytes, without a mode change. Anything
+ * else — another parent (an old base kept for its old code), other files, extra commits, a merge,
+ * other content — is undefined.
  */
-export async function findApprovedTip(git: GitRunner, ref: string, defaultRef: string, proposal: FixProposal): Promise<string | undefined> {
+export async function findApprovedTip(git: GitRunner, ref: string, allowed: ApprovedParent, proposal: FixProposal): Promise<string | undefined> {
   const line = (await git.run(['rev-list', '--parents', '--max-count=1', ref, '--'])).trim();
   const [tip, parent, ...more] = line.split(' ');
   if (!tip || !parent || more.length > 0) return undefined;
-  if (!(await succeeds(() => git.run(['merge-base', '--is-ancestor', parent, defaultRef])))) return undefined;
+  if ('oneOf' in allowed ? !allowed.oneOf.includes(parent) : !(await succeeds(() => git.run(['merge-base', '--is-ancestor', parent, allowed.ancestorOf])))) return undefined;
   const changed = (await git.run(['diff-tree', '--no-commit-id', '--name-only', '-r', '-z', parent, tip])).split('\0').filter(Boolean);
   if (changed.length !== 1 || changed[0] !== proposal.file) return undefined;
   const [before, after] = await Promise.all([entry(git, parent, proposal.file), entry(git, tip, proposal.file)]);

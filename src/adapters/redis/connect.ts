@@ -1,5 +1,7 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
-import type { RedisNode, RedisTarget } from '../../config/sections/redis.js';
+import { readFileSync } from 'node:fs';
+import type { ConnectionOptions } from 'node:tls';
+import type { RedisNode, RedisTarget, RedisTls } from '../../config/sections/redis.js';
 
 /** One server, a Sentinel-managed master, or a Redis Cluster: every store takes any of them. */
 export type RedisClient = Redis | Cluster;
@@ -12,16 +14,26 @@ export type RedisClient = Redis | Cluster;
 export function createRedis(target: RedisTarget | string, name = 'medic'): RedisClient {
   const resolved: RedisTarget = typeof target === 'string' ? { kind: 'single', url: target } : target;
   const common: RedisOptions = { maxRetriesPerRequest: null, connectionName: name, lazyConnect: false };
-  switch (resolved.kind) {
-    case 'single':
-      return new Redis(resolved.url ?? 'redis://127.0.0.1:6379', common);
-    case 'cluster':
-      return new Cluster(resolved.nodes, { redisOptions: { ...common, ...auth(resolved) } });
-    case 'sentinel':
-      // The sentinels are asked for the master on every (re)connect, so a failover is followed;
-      // the credentials are the servers' (sentinels usually run without auth).
-      return new Redis({ ...common, ...auth(resolved), sentinels: resolved.sentinels, name: resolved.name });
-  }
+  if (resolved.kind === 'single') return new Redis(resolved.url ?? 'redis://127.0.0.1:6379', common);
+  if (resolved.kind === 'cluster') return new Cluster(resolved.nodes, { redisOptions: redisOptionsFor(resolved, common) });
+  return new Redis(redisOptionsFor(resolved, common));
+}
+
+/** The ioredis options of a cluster's nodes or a Sentinel-managed connection: credentials and TLS from configuration. */
+export function redisOptionsFor(target: Exclude<RedisTarget, { kind: 'single' }>, common: RedisOptions = {}, readFile: (path: string) => string = (p) => readFileSync(p, 'utf8')): RedisOptions {
+  const tls = (t: RedisTls | undefined): ConnectionOptions | undefined => (t ? { ...(t.caFile ? { ca: readFile(t.caFile) } : {}) } : undefined);
+  const own = { ...auth(target), ...(target.tls ? { tls: tls(target.tls) } : {}) };
+  if (target.kind === 'cluster') return { ...common, ...own };
+  // The sentinels are asked for the master on every (re)connect, so a failover is followed. ioredis
+  // uses `tls` for the master only with enableTLSForSentinelMode; the sentinels have their own.
+  const sentinel = target.sentinel;
+  return {
+    ...common, ...own, sentinels: target.sentinels, name: target.name,
+    ...(target.tls ? { enableTLSForSentinelMode: true } : {}),
+    ...(sentinel?.username ? { sentinelUsername: sentinel.username } : {}),
+    ...(sentinel?.password ? { sentinelPassword: sentinel.password } : {}),
+    ...(sentinel?.tls ? { sentinelTLS: tls(sentinel.tls) } : {}),
+  };
 }
 
 function auth(target: { username?: string; password?: string }): RedisOptions {

@@ -2,6 +2,7 @@ import type { RedisClient } from './connect.js';
 import { ErrorCode, MedicError } from '../../domain/errors.js';
 import { hourOf, isOverflowFingerprint, overflowFingerprint } from '../../domain/storm-policy.js';
 import type { IncidentGroupingDecisions } from '../../ports/incident-grouping.js';
+import { splitDecisionKey } from '../../domain/split-decision-key.js';
 import { MERGE_FINGERPRINT } from './family-merge-script.js';
 import { decisionKeys } from './grouping-decision-store.js';
 import { createIncidentStore } from './incident-store.js';
@@ -40,7 +41,7 @@ export function createGroupingDecisions(redis: RedisClient, prefix: string, cloc
     async splitFamily({ incidentId, field }) {
       const incident = await requireOpen(incidentId);
       const family = incident.fingerprint.slice(incident.fingerprint.indexOf(':') + 1);
-      await redis.hset(keys.splits, family, field);
+      await redis.hset(keys.splits, splitDecisionKey(incident.service, family), field);
       return { family, field };
     },
   };

@@ -46,6 +46,13 @@ const Info = z.object({ service: z.string(), title: z.string() });
 export function createIncidentGrouping(redis: RedisClient, prefix: string, clock: () => Date = () => new Date()): IncidentGrouping {
   return {
     ...createGroupingDecisions(redis, prefix, clock),
+    async overflowFamilyService({ overflowIncidentId, fingerprint }) {
+      const raw = await redis.get(`${prefix}incident:${overflowIncidentId}`);
+      const overflow = raw === null ? undefined : Incident.parse(JSON.parse(raw));
+      if (!overflow || !isOverflowFingerprint(overflow.fingerprint)) return undefined;
+      const infoJson = await redis.hget(`${prefix}${overflow.fingerprint}:info`, fingerprint);
+      return infoJson ? Info.parse(JSON.parse(infoJson)).service : undefined;
+    },
     async openFromOverflow({ overflowIncidentId, fingerprint }) {
       const raw = await redis.get(`${prefix}incident:${overflowIncidentId}`);
       const overflow = raw === null ? undefined : Incident.parse(JSON.parse(raw));

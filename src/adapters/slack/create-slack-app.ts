@@ -8,6 +8,7 @@ import type { IncidentCommands } from '../../use-cases/incident-commands.js';
 import type { ActionCommands } from '../../use-cases/run-action.js';
 import { claimAll, DeliveryLedger, deliveryKey, replayKeys, type DeliveryClaims } from './delivery-ledger.js';
 import { queueClicksFirst } from './queue-clicks-first.js';
+import { boundEventBodies } from './bounded-event-body.js';
 import { registerActionButtons } from './listeners/action-buttons.js';
 import { registerDecisionActions } from './listeners/decision-actions.js';
 import { registerDetailsAction } from './listeners/details-action.js';
@@ -107,6 +108,8 @@ export function createSlackApp(options: SlackAppOptions): SlackAppHandle {
     receiver.requestListener = queueClicksFirst(receiver.requestListener, { signingSecret: options.signingSecret, followUps: options.followUps, ...(options.now ? { now: options.now } : {}) });
   }
   if (receiver) receiver.requestListener = refuseFutureDated(receiver.requestListener, options.now);
+  // Outermost: no body is held past its bound, whatever reads it next.
+  if (receiver) receiver.requestListener = boundEventBodies(receiver.requestListener);
   const app = new App({
     token: options.botToken,
     ...(socketMode ? { socketMode: true, appToken: options.appToken, signingSecret: options.signingSecret } : { receiver }),

@@ -10,12 +10,25 @@ export function keyMetadata(key: string): { event_type: string; event_payload: {
 
 interface KeyedMessage {
   ts?: string;
+  bot_id?: string;
+  app_id?: string;
   metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
 }
 
 function keyOf(message: KeyedMessage): string | undefined {
   const payload = message.metadata?.event_type === MEDIC_EVENT_TYPE ? message.metadata.event_payload : undefined;
   return typeof payload?.key === 'string' ? payload.key : undefined;
+}
+
+/** Medic's own bot (auth.test's bot_id) and, when known, app: only their messages count as Medic's posts. */
+export interface PosterIdentity {
+  botId: string;
+  appId?: string;
+}
+
+/** Metadata is just fields any app may set: a message counts only when Medic's own bot or app posted it. */
+function postedBy(message: KeyedMessage, poster: PosterIdentity): boolean {
+  return message.bot_id === poster.botId || (poster.appId !== undefined && message.app_id === poster.appId);
 }
 
 export interface LookupOptions {
@@ -28,10 +41,10 @@ export interface LookupOptions {
 }
 
 /**
- * Every message in the recent channel history (or thread) carrying `key`, oldest first. Reads
+ * Every message Medic posted in the recent channel history (or thread) carrying `key`, oldest first. Reads
  * with `include_all_metadata`, which Slack returns only to apps with the history scopes.
  */
-export async function findMessagesByKey(client: SlackWebClient, channel: string, key: string, options: LookupOptions = {}): Promise<string[]> {
+export async function findMessagesByKey(client: SlackWebClient, channel: string, key: string, poster: PosterIdentity, options: LookupOptions = {}): Promise<string[]> {
   const found: string[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < (options.maxPages ?? 3); page++) {
@@ -43,7 +56,7 @@ export async function findMessagesByKey(client: SlackWebClient, channel: string,
         : client.conversations.history({ channel, include_all_metadata: true, limit: 200, ...(cursor ? { cursor } : {}) }),
     );
     for (const message of (result.messages ?? []) as KeyedMessage[]) {
-      if (message.ts && keyOf(message) === key) found.push(message.ts);
+      if (message.ts && keyOf(message) === key && postedBy(message, poster)) found.push(message.ts);
     }
     cursor = result.response_metadata?.next_cursor || undefined;
     if (!cursor) break;

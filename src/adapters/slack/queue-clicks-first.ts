@@ -68,7 +68,7 @@ export function queueClicksFirst(inner: RequestListener, options: { signingSecre
     const buffered = req as Buffered;
     const toBolt = () => inner(buffered, res);
     void (async () => {
-      const raw = await readBody(req);
+      const raw = buffered.rawBody ?? (await readBody(req));
       buffered.rawBody = raw;
       if (raw.length > MAX_BODY_BYTES || !isSignedBySlack(req, raw, options.signingSecret, now())) return toBolt();
       const body = followUpClick(raw);

@@ -5,7 +5,7 @@ import type { CallPacer, CallPriority, CardVersions, PostLedger } from '../../po
 import { ErrorCode, MedicError, isMedicError } from '../../domain/errors.js';
 import type { ServiceCheck } from '../../ports/service-check.js';
 import { untrusted } from '../../presenters/mrkdwn.js';
-import { findMessagesByKey, keyMetadata, type LookupOptions } from './message-keys.js';
+import { findMessagesByKey, keyMetadata, type LookupOptions, type PosterIdentity } from './message-keys.js';
 import { resolveChannelId } from './resolve-channel.js';
 import { callSlack, toSlackError } from './slack-errors.js';
 import { createSlackWebClient, type SlackClientOptions, type SlackWebClient } from './web-client.js';
@@ -111,6 +111,21 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
     known.set(cacheKey, ts);
   };
 
+  // Who Medic is on Slack, asked once: a lookup that trusted metadata alone would take another app's message as Medic's card.
+  let identity: Promise<PosterIdentity> | undefined;
+  // Paced like every other call on the channel: it counts against the same rate limit.
+  const ownIdentity = (channel: string): Promise<PosterIdentity> => {
+    identity ??= paced('auth.test', channel, 'final', () => client.auth.test()).then((auth) => {
+      if (!auth.bot_id) throw new MedicError(ErrorCode.ConfigInvalid, 'Slack auth.test named no bot_id: SLACK_BOT_TOKEN must be a bot token (xoxb-…).');
+      return { botId: auth.bot_id, ...(typeof (auth as { app_id?: unknown }).app_id === 'string' ? { appId: (auth as { app_id: string }).app_id } : {}) };
+    });
+    identity.catch(() => (identity = undefined));
+    return identity;
+  };
+  /** Medic's own messages carrying `key`: only a message Medic's bot posted stands for its card. */
+  const findOwnMessages = async (channel: string, key: string, lookup: LookupOptions) =>
+    findMessagesByKey(client, channel, key, await ownIdentity(channel), lookup);
+
   /** Posts once per key within `channel` (and thread, when `threadTs` is set). */
   async function postOnce(channel: string, key: string, unsafe: ChatMessage, threadTs?: string): Promise<string> {
     const message = withoutKnownSecrets(unsafe);
@@ -143,11 +158,11 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
       });
     const work = options.posts ? postWithLedger(options.posts, channel, key, cacheKey, lookup, post) : (async () => {
       // A post that timed out may have landed: looking it up first is what makes a retry safe.
-      const existing = await findMessagesByKey(client, channel, key, lookup).catch(holdOn429(channel));
+      const existing = await findOwnMessages(channel, key, lookup).catch(holdOn429(channel));
       if (existing[0]) return existing[0];
       const posted = await post();
       const ts = posted.ts ?? '';
-      const winner = (await findMessagesByKey(client, channel, key, lookup).catch(holdOn429(channel)))[0] ?? ts;
+      const winner = (await findOwnMessages(channel, key, lookup).catch(holdOn429(channel)))[0] ?? ts;
       if (winner !== ts) await client.chat.delete({ channel, ts }).catch(() => undefined);
       return winner;
     })();
@@ -174,7 +189,7 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
     if (entry) {
       const age = Date.now() - entry.pendingSince;
       if (age < lateWindowMs) throw unsettled(`A post of ${key} went out ${age} ms ago with no answer yet; it may still land.`, lateWindowMs - age);
-      const found = await findMessagesByKey(client, channel, key, lookup).catch(holdOn429(channel));
+      const found = await findOwnMessages(channel, key, lookup).catch(holdOn429(channel));
       if (found[0]) {
         await deleteCopies(channel, found.slice(1));
         await posts.done(cacheKey, found[0]);
@@ -200,7 +215,7 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
   /** After `lateWindowMs`, one look-up: a late copy of an attempt whose outcome was unknown is deleted. */
   function checkLateCopies(channel: string, key: string, keep: string, lookup: LookupOptions, tries = 3): void {
     setTimeout(() => {
-      void findMessagesByKey(client, channel, key, lookup)
+      void findOwnMessages(channel, key, lookup)
         .then((found) => deleteCopies(channel, found.filter((ts) => ts !== keep)))
         .catch(() => (tries > 1 ? checkLateCopies(channel, key, keep, lookup, tries - 1) : undefined));
     }, lateWindowMs).unref();

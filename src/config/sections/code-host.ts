@@ -8,13 +8,19 @@
  *   GITHUB_APP_INSTALLATION_ID: draft PRs on GitHub (GITHUB_API_URL for GitHub Enterprise).
  */
 import { z } from 'zod';
+import { credentialTransportProblem } from '../../domain/git/remote-trust.js';
+import { parseHostTokens } from '../../domain/git/credential-hosts.js';
 import { boolFrom, intFrom, listFrom, optionalString, urlString } from '../env-helpers.js';
 
 const optionalMatching = (re: RegExp, hint: string) => z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(re, hint).optional());
 
 export const codeHostEnv = {
-  /** Token for git over HTTPS (sent as basic x-access-token:TOKEN); defaults to GITHUB_TOKEN. */
+  /** Token for git over HTTPS (sent as basic x-access-token:TOKEN), only to MEDIC_REPO_REMOTE's host (the GitHub host without one). */
   GIT_TOKEN: optionalString,
+  /** Per-host git tokens, `host=token,host=token`: each goes only to remotes on its host. */
+  MEDIC_GIT_TOKENS: optionalString,
+  /** Hosts a catalog remote may name besides the GitHub host of its `github` slug (and hosts of MEDIC_GIT_TOKENS). */
+  MEDIC_GIT_ALLOWED_HOSTS: listFrom([]),
   GITHUB_TOKEN: optionalString,
   /** The REST base: https://api.github.com, or https://<host>/api/v3 for GitHub Enterprise Server. */
   GITHUB_API_URL: urlString,
@@ -54,6 +60,7 @@ export function codeHostProblems(env: {
   MEDIC_REPO_REMOTE?: string;
   MEDIC_CATALOG_FILE?: string;
   MEDIC_CATALOG_DIR?: string;
+  MEDIC_GIT_TOKENS?: string;
 }): { path: string; message: string }[] {
   // With a service catalog, each repository names its own GitHub owner/name.
   const catalog = env.MEDIC_CATALOG_FILE !== undefined || env.MEDIC_CATALOG_DIR !== undefined;
@@ -65,5 +72,8 @@ export function codeHostProblems(env: {
   if ((app || env.GITHUB_TOKEN) && env.GITHUB_REPOSITORY === undefined && !catalog) problems.push({ path: 'GITHUB_REPOSITORY', message: 'set GITHUB_REPOSITORY (owner/name) to open pull requests' });
   if (env.GITHUB_REPOSITORY && !env.MEDIC_REPO_REMOTE) problems.push({ path: 'MEDIC_REPO_REMOTE', message: 'set MEDIC_REPO_REMOTE to the https clone URL of GITHUB_REPOSITORY' });
   if (env.MEDIC_REPO_REMOTE && /:\/\/[^/@]+@/.test(env.MEDIC_REPO_REMOTE)) problems.push({ path: 'MEDIC_REPO_REMOTE', message: 'must not contain credentials; put the token in GIT_TOKEN' });
+  const transport = env.MEDIC_REPO_REMOTE ? credentialTransportProblem(env.MEDIC_REPO_REMOTE) : undefined;
+  if (transport) problems.push({ path: 'MEDIC_REPO_REMOTE', message: transport });
+  for (const message of parseHostTokens(env.MEDIC_GIT_TOKENS).problems) problems.push({ path: 'MEDIC_GIT_TOKENS', message });
   return problems;
 }

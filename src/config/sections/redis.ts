@@ -10,7 +10,7 @@
  * servers (a single server takes them inside REDIS_URL).
  */
 import { z } from 'zod';
-import { listFrom, optionalString, urlString } from '../env-helpers.js';
+import { boolFrom, listFrom, optionalString, urlString } from '../env-helpers.js';
 
 export interface RedisNode {
   host: string;
@@ -24,6 +24,14 @@ export const redisEnv = {
   REDIS_SENTINEL_NAME: optionalString,
   REDIS_USERNAME: optionalString,
   REDIS_PASSWORD: optionalString,
+  /** TLS to the cluster nodes, or to the Sentinel-managed servers (a single server: a rediss:// REDIS_URL). */
+  REDIS_TLS: boolFrom(false),
+  /** A PEM CA bundle the servers' (and sentinels') TLS certificates are checked against; default: the system's. */
+  REDIS_TLS_CA_FILE: optionalString,
+  /** Credentials and TLS of the sentinels themselves, when they require them. */
+  REDIS_SENTINEL_USERNAME: optionalString,
+  REDIS_SENTINEL_PASSWORD: optionalString,
+  REDIS_SENTINEL_TLS: boolFrom(false),
   /**
    * Every key Medic writes starts with this. The braces are a Redis Cluster hash tag: every key
    * then lives in one slot, which Medic's ingest scripts need (they update the global indexes in
@@ -65,16 +73,33 @@ export function redisProblems(env: RedisEnv): { path: string; message: string }[
   return problems;
 }
 
+/** TLS for a connection: on, with the CA bundle to check the server against (default: the system's). */
+export interface RedisTls {
+  caFile?: string;
+}
+
 export type RedisTarget =
   | { kind: 'single'; url?: string }
-  | { kind: 'cluster'; nodes: RedisNode[]; username?: string; password?: string }
-  | { kind: 'sentinel'; sentinels: RedisNode[]; name: string; username?: string; password?: string };
+  | { kind: 'cluster'; nodes: RedisNode[]; username?: string; password?: string; tls?: RedisTls }
+  | {
+      kind: 'sentinel'; sentinels: RedisNode[]; name: string; username?: string; password?: string; tls?: RedisTls;
+      sentinel?: { username?: string; password?: string; tls?: RedisTls };
+    };
 
 /** The validated variables as the one shape the connection factory takes. */
-export function redisTargetFrom(config: RedisEnv & { REDIS_USERNAME?: string; REDIS_PASSWORD?: string }): RedisTarget {
-  const auth = { ...(config.REDIS_USERNAME ? { username: config.REDIS_USERNAME } : {}), ...(config.REDIS_PASSWORD ? { password: config.REDIS_PASSWORD } : {}) };
+export function redisTargetFrom(config: RedisEnv & {
+  REDIS_USERNAME?: string; REDIS_PASSWORD?: string; REDIS_TLS?: boolean; REDIS_TLS_CA_FILE?: string;
+  REDIS_SENTINEL_USERNAME?: string; REDIS_SENTINEL_PASSWORD?: string; REDIS_SENTINEL_TLS?: boolean;
+}): RedisTarget {
+  const tlsOf = (on: boolean | undefined) => (on ? { tls: config.REDIS_TLS_CA_FILE ? { caFile: config.REDIS_TLS_CA_FILE } : {} } : {});
+  const auth = { ...(config.REDIS_USERNAME ? { username: config.REDIS_USERNAME } : {}), ...(config.REDIS_PASSWORD ? { password: config.REDIS_PASSWORD } : {}), ...tlsOf(config.REDIS_TLS) };
+  const sentinel = {
+    ...(config.REDIS_SENTINEL_USERNAME ? { username: config.REDIS_SENTINEL_USERNAME } : {}),
+    ...(config.REDIS_SENTINEL_PASSWORD ? { password: config.REDIS_SENTINEL_PASSWORD } : {}),
+    ...tlsOf(config.REDIS_SENTINEL_TLS),
+  };
   const nodes = (list: string[]) => list.flatMap((entry) => parseRedisNode(entry) ?? []);
   if (config.REDIS_CLUSTER_NODES.length > 0) return { kind: 'cluster', nodes: nodes(config.REDIS_CLUSTER_NODES), ...auth };
-  if (config.REDIS_SENTINELS.length > 0) return { kind: 'sentinel', sentinels: nodes(config.REDIS_SENTINELS), name: config.REDIS_SENTINEL_NAME ?? '', ...auth };
+  if (config.REDIS_SENTINELS.length > 0) return { kind: 'sentinel', sentinels: nodes(config.REDIS_SENTINELS), name: config.REDIS_SENTINEL_NAME ?? '', ...auth, ...(Object.keys(sentinel).length > 0 ? { sentinel } : {}) };
   return { kind: 'single', ...(config.REDIS_URL ? { url: config.REDIS_URL } : {}) };
 }

@@ -5,6 +5,8 @@ import { createListMembership, isUnusableId, type ConfiguredAuthorityOptions } f
 export interface CatalogAuthorityOptions extends ConfiguredAuthorityOptions {
   /** The service route of an incident, from the catalog in force (re-read on every decision). */
   routeOf(incidentId: string): Promise<ServiceRoute>;
+  /** The route of a service by name (a family that has no incident yet); without it such a scope is global only. */
+  routeOfService?(service: string): ServiceRoute;
 }
 
 /**
@@ -19,7 +21,7 @@ export function createCatalogAuthority(options: CatalogAuthorityOptions): Author
   return {
     async resolve(userId: string, scope?: AuthorityScope): Promise<Permissions> {
       if (isUnusableId(userId)) return { approver: false, elevated: false, reader: false };
-      const route = scope?.incidentId === undefined ? undefined : await options.routeOf(scope.incidentId);
+      const route = scope?.incidentId !== undefined ? await options.routeOf(scope.incidentId) : scope?.service !== undefined ? options.routeOfService?.(scope.service) : undefined;
       const service = route?.known ? route.service : undefined;
       const elevated = (await listed(options.elevatedApprovers, userId)) || (service !== undefined && (await listed(service.elevatedApprovers, userId)));
       const approver = elevated || (await listed(options.approvers, userId)) || (service !== undefined && (await listed(service.approvers, userId)));

@@ -27,6 +27,8 @@ export function createGroupingTools(grouping: IncidentGrouping | undefined): Any
       schema: MergeArgs,
       identifiers: [['incidentId'], ['intoIncidentId']],
       target: (args) => args.incidentId,
+      // The survivor changes too: its card, count and future events.
+      alsoAuthorizedOn: async (args) => [{ incidentId: args.intoIncidentId }],
       handler: (args) => group().mergeIncidents(args),
     }),
     defineTool<SplitArgs, { family: string; field: string }>({
@@ -48,6 +50,11 @@ export function createGroupingTools(grouping: IncidentGrouping | undefined): Any
       target: (args) => args.fingerprint,
       idempotent: true,
       available: grouping !== undefined,
+      // The overflow card gathers every service's families: opening one is a decision on its service.
+      alsoAuthorizedOn: async (args) => {
+        const service = await group().overflowFamilyService(args);
+        return service === undefined ? [] : [{ service }];
+      },
       handler: (args) => group().openFromOverflow(args),
     }),
   ];

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { AuthorityScope } from '../../ports/authority.js';
 import type { EffectClass, InvocationContext, Permission } from './effect.js';
 
 /** What a handler sees besides its arguments: who, which incident, which trace, and an abort signal. */
@@ -38,6 +39,11 @@ export interface ToolSpec<A, R> {
   timeoutMs?: number;
   /** The one thing a MUTATING/DESTRUCTIVE call changes, by name: locked per upstream, typed in step-up. */
   target?: (args: A) => string;
+  /**
+   * Incidents or services the call changes besides its own incident (a merge's survivor, an
+   * overflow family's service): the caller and the approver must hold the permission on each too.
+   */
+  alsoAuthorizedOn?: (args: A) => Promise<AuthorityScope[]>;
   /** Re-running with the same approval is harmless (idempotent by key), so the approval is not spent. */
   idempotent?: boolean;
   /** What an approval binds to, when not the whole argument object (e.g. a fix's content hash). */
