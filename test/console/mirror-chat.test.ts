@@ -5,6 +5,7 @@ import { mirrorToConsole } from '../../src/adapters/console-chat/mirror-chat.js'
 import type { Chat } from '../../src/ports/chat.js';
 import { presentIncidentCard } from '../../src/presenters/incident-card.js';
 import { buildAnalysedIncident, buildIncident } from '../fixtures/slack/build-incident.js';
+import { buildEvent } from '../support/builders.js';
 
 function memoryChat(): Chat {
   let n = 0;
@@ -27,15 +28,17 @@ function mirror(verbose: boolean) {
 describe('the terminal mirror', () => {
   it('prints one line per card event and nothing for an update that changes no line', async () => {
     const { chat, text } = mirror(false);
-    const analysing = buildIncident({ state: 'analyzing', title: 'RangeError: Invalid discount <*>' });
+    // The title shows the first event's value where its family has a variable.
+    const firstEvent = buildEvent({ message: 'Invalid discount Infinity', raw: 'RangeError: Invalid discount Infinity' });
+    const analysing = buildIncident({ state: 'analyzing', title: 'RangeError: Invalid discount <*>', firstEvent });
     const ref = await chat.postCard('card:1', presentIncidentCard({ incident: analysing }));
     await chat.updateCard(ref, presentIncidentCard({ incident: analysing }));
-    await chat.updateCard(ref, presentIncidentCard({ incident: buildAnalysedIncident({ title: 'RangeError: Invalid discount <*>' }) }));
+    await chat.updateCard(ref, presentIncidentCard({ incident: buildAnalysedIncident({ title: 'RangeError: Invalid discount <*>', firstEvent }) }));
     await chat.replyInThread(ref, 'reply:1', { text: 'Pushed branch fix/x', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '🌿 Pushed branch `fix/x`' } }] });
     const lines = text().trim().split('\n');
     expect(lines).toEqual([
-      'medic · card posted: Analysing  inc-checkout-1  RangeError: Invalid discount <*>',
-      'medic · card updated: Awaiting approval  inc-checkout-1  RangeError: Invalid discount <*>',
+      'medic · card posted: Analysing  inc-checkout-1  RangeError: Invalid discount Infinity',
+      'medic · card updated: Awaiting approval  inc-checkout-1  RangeError: Invalid discount Infinity',
       'medic · thread reply  inc-checkout-1  Pushed branch fix/x',
     ]);
   });
