@@ -120,8 +120,11 @@ export function createRoutedCodeHost(deps: RoutedCodeHostDeps): RoutedCodeHost {
         const pr = await t.host.pullRequests.open(input);
         const request = t.host.pullRequests.requestReviewers?.bind(t.host.pullRequests);
         if (!pr || !request || input.file === undefined) return pr;
-        // The code owners of the changed file review it; a failed request never loses the PR.
-        const owners = await findCodeOwners(t.host.repo, input.file);
+        // The code owners of the changed file review it; an unreadable CODEOWNERS or a failed request never loses the PR.
+        const owners = await findCodeOwners(t.host.repo, input.file).catch((error: unknown) => {
+          deps.logger?.warn({ err: error, pullRequest: pr.number }, 'could not read the code owners; no review requested');
+          return [];
+        });
         const { users, teams } = reviewRequestOf(owners);
         if (users.length + teams.length === 0) return pr;
         try {

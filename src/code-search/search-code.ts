@@ -14,7 +14,7 @@ import { parseStackTrace, type ParsedTrace, type StackFrame } from '../domain/st
 import { createCandidateFilter, type CandidateFilter, type CandidateRules } from './candidate-filter.js';
 import { scoreFrames } from './frame-scores.js';
 import { indexFilesByStem } from './map-frames.js';
-import { countOccurrences, weighTerms } from './terms.js';
+import { countOccurrences, weighTerms, type WeightedTerm } from './terms.js';
 
 export interface SearchCodeOptions extends CandidateRules {
   /** The error message or stack trace (or the RCA's root cause). */
@@ -45,6 +45,14 @@ const LEXICAL_MAX = 20;
  */
 const LEXICAL_MAX_WITH_FRAMES = 8;
 const PATH_HIT = 3;
+/**
+ * The lexical half scans every indexed file once per term, so its cost is terms × repository
+ * size: a log message of thousands of distinct words must not hold a worker for seconds. The
+ * most informative terms are kept (highest weight, then longest: a long identifier is rarer than
+ * a short word), and the scan stops at its time budget, having scored the best terms first.
+ */
+export const MAX_TERMS = 48;
+export const LEXICAL_BUDGET_MS = 120;
 
 /**
  * The words worth searching for: with frames, the exception messages and the in-project frames'
@@ -121,12 +129,12 @@ export async function rankIndexed(index: SearchIndex, repo: CodeRepository, filt
 
   const evidence = Array.isArray(options.evidence) ? options.evidence.join('\n') : options.evidence;
   const { message, functions } = traceText(options.text, trace, frames.projectFrames);
-  const terms = weighTerms([
+  const terms = mostInformative(weighTerms([
     { text: message, weight: 1 },
     { text: functions, weight: 1.5 },
     { text: options.impactedComponent, weight: 2 },
     { text: evidence, weight: 0.5 },
-  ]);
+  ]));
 
   // Frame files past the read bound are read for this search only.
   const extra = new Map<string, IndexedFile>();
@@ -155,11 +163,18 @@ export async function rankFiles(repo: CodeRepository, options: SearchCodeOptions
   return rankIndexed(await buildSearchIndex(repo, filter, options.maxFilesRead), repo, filter, options);
 }
 
-/** tf (log-damped, capped) × idf per term, plus a bonus when the term names the file's path. */
-function scoreLexical(docs: readonly [string, IndexedFile][], terms: { term: string; weight: number }[]): Map<string, number> {
+/** The MAX_TERMS terms most worth a scan, best first. */
+export function mostInformative(terms: readonly WeightedTerm[], max = MAX_TERMS): WeightedTerm[] {
+  return [...terms].sort((a, b) => b.weight - a.weight || b.term.length - a.term.length || (a.term < b.term ? -1 : 1)).slice(0, max);
+}
+
+/** tf (log-damped, capped) × idf per term, plus a bonus when the term names the file's path; best terms first, within the time budget. */
+function scoreLexical(docs: readonly [string, IndexedFile][], terms: readonly WeightedTerm[], budgetMs = LEXICAL_BUDGET_MS): Map<string, number> {
   const n = docs.length;
   const scores = new Map<string, number>();
+  const deadline = performance.now() + budgetMs;
   for (const { term, weight } of terms) {
+    if (performance.now() > deadline) break;
     const hits: [string, number, boolean][] = [];
     for (const [file, { path, text }] of docs) {
       const count = countOccurrences(text, term);

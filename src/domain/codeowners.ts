@@ -3,8 +3,18 @@
  * documents them: gitignore-style patterns, the *last* matching line wins, a matching line with no
  * owners leaves the path unowned, `#` starts a comment (`\#` is a literal `#`), and `!` negation
  * and `[ ]` ranges are not supported (such lines are skipped, as GitHub skips them).
- * Matching is segment by segment with a bounded table, never a backtracking regex.
+ * Matching is segment by segment with a bounded table, never a backtracking regex: each pattern
+ * segment is matched against each path segment once, so a pattern costs its length times the
+ * path's. GitHub reads at most 3 MiB of CODEOWNERS; Medic refuses a longer file, and skips a
+ * pattern longer than MAX_PATTERN (no real path needs one) as GitHub skips lines it cannot read.
  */
+
+import { ErrorCode, MedicError } from './errors.js';
+
+/** GitHub's own limit on a CODEOWNERS file. */
+export const MAX_CODEOWNERS_BYTES = 3 * 1024 * 1024;
+/** Longer patterns are skipped: a path is at most a few hundred characters. */
+export const MAX_PATTERN = 1_024;
 
 export interface CodeOwnersRule {
   pattern: string;
@@ -18,12 +28,15 @@ export const CODEOWNERS_LOCATIONS = ['.github/CODEOWNERS', 'CODEOWNERS', 'docs/C
 const OWNER = /^(@[A-Za-z0-9][A-Za-z0-9-]*(\/[A-Za-z0-9._-]+)?|[^@\s]+@[^@\s]+)$/;
 
 export function parseCodeOwners(text: string): CodeOwnersRule[] {
+  if (text.length > MAX_CODEOWNERS_BYTES) {
+    throw new MedicError(ErrorCode.ValidationFailed, `CODEOWNERS is ${(text.length / 1024 / 1024).toFixed(1)} MiB: GitHub reads at most 3 MiB of it, and Medic requests no code-owner review from a longer file.`);
+  }
   const rules: CodeOwnersRule[] = [];
   for (const [i, raw] of text.split(/\r?\n/).entries()) {
     const line = stripComment(raw).trim();
     if (line === '') continue;
     const [pattern = '', ...rest] = splitUnescaped(line);
-    if (pattern.startsWith('!') || /(^|[^\\])[[\]]/.test(pattern)) continue;
+    if (pattern.length > MAX_PATTERN || pattern.startsWith('!') || /(^|[^\\])[[\]]/.test(pattern)) continue;
     rules.push({ pattern: pattern.replace(/\\(.)/g, '$1'), owners: rest.filter((o) => OWNER.test(o)), line: i + 1 });
   }
   return rules;
@@ -90,14 +103,22 @@ export function matchesPattern(pattern: string, path: string): boolean {
   const filesOnly = anchored && segs[segs.length - 1] === '*';
   const last = dirOnly ? file.length - 1 : file.length;
   const first = filesOnly ? file.length : 1;
-  for (let end = last; end >= first; end--) if (matchSegments(pat, file.slice(0, end))) return true;
+  // Whether pattern segment i matches path segment j, worked out once for every prefix tried.
+  const segmentMatches = new Map<number, boolean>();
+  const segmentMatch = (i: number, j: number) => {
+    const key = i * (file.length + 1) + j;
+    let hit = segmentMatches.get(key);
+    if (hit === undefined) segmentMatches.set(key, (hit = matchSegment(pat[i]!, file[j]!)));
+    return hit;
+  };
+  for (let end = last; end >= first; end--) if (matchSegments(pat, end, segmentMatch)) return true;
   return false;
 }
 
-function matchSegments(pat: readonly string[], segs: readonly string[]): boolean {
-  // table[i][j]: pat[i..] matches segs[j..]. O(|pat| · |segs|) cells, each filled once.
+/** Whether `pat` matches the first `n` path segments; `segmentMatch(i, j)` answers one pair. */
+function matchSegments(pat: readonly string[], n: number, segmentMatch: (i: number, j: number) => boolean): boolean {
+  // table[i][j]: pat[i..] matches segs[j..n). O(|pat| · n) cells, each filled once.
   const m = pat.length;
-  const n = segs.length;
   let next: boolean[] = new Array<boolean>(n + 1).fill(false);
   next[n] = true;
   for (let i = m - 1; i >= 0; i--) {
@@ -105,7 +126,7 @@ function matchSegments(pat: readonly string[], segs: readonly string[]): boolean
     const p = pat[i]!;
     for (let j = n; j >= 0; j--) {
       if (p === '**') row[j] = next[j]! || (j < n && row[j + 1]!);
-      else row[j] = j < n && matchSegment(p, segs[j]!) && next[j + 1]!;
+      else row[j] = j < n && next[j + 1]! && segmentMatch(i, j);
     }
     next = row;
   }

@@ -60,3 +60,20 @@ describe('CODEOWNERS', () => {
     expect(matchesPattern(`${'**/'.repeat(50)}z`, `${'a/'.repeat(200)}b`)).toBe(false);
   });
 });
+
+describe('CODEOWNERS bounds', () => {
+  it('matches a 16 KiB pattern against a 100-segment path once per segment pair, not once per prefix', () => {
+    const path = Array.from({ length: 100 }, (_, i) => `d${i}`).join('/');
+    const pattern = `${'*a'.repeat(8_000)}*`;
+    const started = performance.now();
+    expect(matchesPattern(pattern, path)).toBe(false);
+    // Before, every prefix of the path re-matched every segment: about 6 s here (64 KiB took 23 s); now about 0.2 s.
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('skips a pattern past the cap and refuses a file past GitHub\'s 3 MiB with a clear error', () => {
+    const long = `${'a'.repeat(2_000)} @owner\nsrc/ @team/core\n`;
+    expect(parseCodeOwners(long).map((r) => r.pattern)).toEqual(['src/']);
+    expect(() => parseCodeOwners(`* @a\n${'# filler\n'.repeat(400_000)}`)).toThrow(/CODEOWNERS is 3\.\d MiB: GitHub reads at most 3 MiB/);
+  });
+});
