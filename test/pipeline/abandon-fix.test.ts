@@ -1,22 +1,14 @@
 /** A fix given up after its retries: its outcome is the push, whatever failed after it. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/observability/logger.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { abandonFix, type FixDeps } from '../../src/pipeline/run-fix.js';
 import type { CardDeliveries } from '../../src/ports/card-delivery.js';
 import type { FixResult } from '../../src/domain/fix.js';
-import type { IncidentStore } from '../../src/ports/incident-store.js';
 import { buildIncident } from '../support/builders.js';
-import { createTestRedis } from '../support/redis.js';
+import { useIncidentStore } from '../support/incident-store-world.js';
 
-let ctx: Awaited<ReturnType<typeof createTestRedis>>;
-let store: IncidentStore;
-beforeEach(async () => {
-  ctx = await createTestRedis();
-  store = createIncidentStore(ctx.redis, ctx.prefix);
-});
-afterEach(async () => ctx.cleanup());
+const world = useIncidentStore();
 
 /** Deliveries that keep what was asked of them: the card requests are all a fix makes of Slack. */
 function keptDeliveries(): CardDeliveries & { cards: string[] } {
@@ -27,14 +19,14 @@ function keptDeliveries(): CardDeliveries & { cards: string[] } {
 async function fixingIncident(id: string, fix?: FixResult) {
   const incident = buildIncident({ id, fingerprint: `fp-${id}` });
   const event = { ...incident.firstEvent, id: `evt-${id}` };
-  await store.ingest([{ event, fingerprint: incident.fingerprint, candidate: { ...incident, firstEvent: event } }], Date.now());
-  await store.update(id, (current) => ({ incident: { ...current, state: 'fixing', ...(fix ? { fix } : {}) }, audit: [] }));
+  await world.store().ingest([{ event, fingerprint: incident.fingerprint, candidate: { ...incident, firstEvent: event } }], Date.now());
+  await world.store().update(id, (current) => ({ incident: { ...current, state: 'fixing', ...(fix ? { fix } : {}) }, audit: [] }));
 }
 
 function deps(deliveries: CardDeliveries): FixDeps {
   const never = async () => Promise.reject(new Error('not called'));
   return {
-    store, deliveries, publisher: { publish: never, check: never }, pullRequests: { open: never, check: never },
+    store: world.store(), deliveries, publisher: { publish: never, check: never }, pullRequests: { open: never, check: never },
     clock: () => new Date(), logger: createLogger({ level: 'silent' }), metrics: createMetrics(),
   };
 }

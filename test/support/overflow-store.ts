@@ -1,7 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach } from 'vitest';
 import { createConsoleChat } from '../../src/adapters/console-chat/console-chat.js';
-import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
 import { createRedisCardDeliveryState } from '../../src/adapters/redis/card-delivery-state.js';
 import { deliverCard, type DeliverCardDeps } from '../../jobs/deliver-card.js';
 import type { RefreshCardDeps } from '../../jobs/refresh-card.js';
@@ -9,32 +7,25 @@ import { createLogger } from '../../src/observability/logger.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import type { Chat } from '../../src/ports/chat.js';
 import type { Severity } from '../../src/domain/event.js';
-import type { IncidentStore } from '../../src/ports/incident-store.js';
 import type { IngestDeps } from '../../src/use-cases/ingest-events.js';
 import { buildEvent } from './builders.js';
-import { createTestRedis } from './redis.js';
+import { useIncidentStore } from './incident-store-world.js';
 
 /**
  * A Redis incident store whose hourly cap opens one incident, so every later family overflows;
  * events are all stamped at `now`. Registers its own set-up and clean-up in the calling suite.
  */
 export function useOverflowStore() {
-  let ctx: Awaited<ReturnType<typeof createTestRedis>> | undefined;
-  let store: IncidentStore | undefined;
-  beforeEach(async () => {
-    ctx = await createTestRedis();
-    store = createIncidentStore(ctx.redis, ctx.prefix);
-  });
-  afterEach(async () => ctx?.cleanup());
+  const base = useIncidentStore();
   const now = Date.parse('2026-11-30T09:10:00.000Z');
-  const redis = () => ctx!;
+  const redis = base.redis;
   let seq = 0;
   return {
     now,
     redis,
-    store: () => store!,
+    store: base.store,
     deps: (): IngestDeps => ({
-      store: store!, clock: () => new Date(now), enqueueAnalysis: async () => undefined,
+      store: base.store(), clock: () => new Date(now), enqueueAnalysis: async () => undefined,
       storm: { open: { minEvents: 1, windowS: 300 }, rules: {}, maxNewPerHour: 1, maxNewPerServiceHour: 20 },
     }),
     event: (service: string, message: string, severity: Severity = 'error') => buildEvent({ id: `e${++seq}`, service, severity, time: new Date(now).toISOString(), message, raw: message }),
@@ -42,10 +33,10 @@ export function useOverflowStore() {
     /** The refresh job's deps, its card requests delivered at once by the real delivery into `chat`. */
     refreshDeps: (chat: Chat): RefreshCardDeps => {
       const delivery: DeliverCardDeps = {
-        store: store!, chat, state: createRedisCardDeliveryState(redis().redis, redis().prefix), clock: () => new Date(now),
+        store: base.store(), chat, state: createRedisCardDeliveryState(redis().redis, redis().prefix), clock: () => new Date(now),
         logger: createLogger({ level: 'silent' }), metrics: createMetrics(), retry: { minMs: 100, maxMs: 1_000 }, attempts: 3,
       };
-      return { store: store!, clock: () => new Date(now), requestCard: (id) => deliverCard(id, 'final', delivery) };
+      return { store: base.store(), clock: () => new Date(now), requestCard: (id) => deliverCard(id, 'final', delivery) };
     },
     /** The console chat's posts and updates, oldest first. */
     transcript: async () => (await redis().redis.lrange(`${redis().prefix}console:transcript`, 0, -1)).map((r) => JSON.parse(r) as { blocks: Record<string, unknown>[] }),

@@ -6,16 +6,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseJsonRecord, parsePlainRecord, type FileLogRecord } from '../../src/adapters/file-logs/parse-entry.js';
-import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
 import { assembleCatalog } from '../../src/domain/catalog/assemble-catalog.js';
 import { parseCatalogFile } from '../../src/domain/catalog/parse-catalog-file.js';
 import { findService } from '../../src/domain/catalog/resolve-service.js';
 import { ErrorEvent } from '../../src/domain/event.js';
 import { failureSignature } from '../../src/domain/failure-signature.js';
 import { ingestEvents } from '../../src/use-cases/ingest-events.js';
-import { createTestRedis } from '../support/redis.js';
+import { useIncidentStore } from '../support/incident-store-world.js';
 import { ROOT } from '../support/medic-world.js';
 
 const logs = join(ROOT, 'data/logs');
@@ -28,11 +27,7 @@ function sampleEvents(): ErrorEvent[] {
   return [...json, ...plain].map((r) => ErrorEvent.parse({ id: `file:${r.sourceId}`, source: 'file', time: r.time, service: r.service, severity: 'error', message: r.message, raw: r.raw, correlationIds: {}, fields: r.fields }));
 }
 
-let ctx: Awaited<ReturnType<typeof createTestRedis>>;
-beforeEach(async () => {
-  ctx = await createTestRedis();
-});
-afterEach(async () => ctx.cleanup());
+const world = useIncidentStore();
 
 describe('one failure across sources', () => {
   it('gives the JSON and the plain record of the sample failure one failure signature', () => {
@@ -47,7 +42,7 @@ describe('one failure across sources', () => {
     const { catalog } = assembleCatalog([part!], { channel: 'medic-incidents' });
     const events = sampleEvents();
     expect(new Set(events.map((e) => e.service))).toEqual(new Set(['shop', 'payments']));
-    const store = createIncidentStore(ctx.redis, ctx.prefix);
+    const store = world.store();
     const now = Date.parse(events[events.length - 1]!.time) + 60_000;
     await ingestEvents(events, {
       store, clock: () => new Date(now), enqueueAnalysis: async () => undefined,
@@ -60,7 +55,7 @@ describe('one failure across sources', () => {
 
   it('keeps two undeclared log names apart: only a declared alias joins a service', async () => {
     const events = sampleEvents();
-    const store = createIncidentStore(ctx.redis, ctx.prefix);
+    const store = world.store();
     const now = Date.parse(events[events.length - 1]!.time) + 60_000;
     await ingestEvents(events, { store, clock: () => new Date(now), enqueueAnalysis: async () => undefined });
     expect(await store.list()).toHaveLength(2);

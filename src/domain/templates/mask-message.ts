@@ -1,5 +1,6 @@
 import { maskWord } from './mask-word.js';
 import { WILDCARD } from './wildcard.js';
+import { CODE_COLON, CODE_DASH, CODE_EQUALS, CODE_GREATER, CODE_LESS, CODE_OPEN_CURLY, CODE_OPEN_ROUND, CODE_OPEN_SQUARE, CODE_TILDE } from './char-codes.js';
 
 export { WILDCARD };
 
@@ -34,8 +35,6 @@ const HAS_DASH = 16;
 const HAS_SLASH = 32;
 const HAS_AT = 64;
 const HAS_BACKSLASH = 128;
-const CODE_COLON = 58;
-const CODE_DASH = 45;
 const CHARACTER_FLAGS = new Uint8Array(128);
 for (let c = 0; c < 32; c += 1) if (c <= 8 || c >= 14) CHARACTER_FLAGS[c] = HAS_CONTROL;
 CHARACTER_FLAGS[127] = HAS_CONTROL;
@@ -169,13 +168,6 @@ export function maskMessage(message: string, limits: MaskLimits = defaultMaskLim
   return tokens;
 }
 
-const CODE_LESS = 60;
-const CODE_GREATER = 62;
-const CODE_TILDE = 126;
-const CODE_EQUALS = 61;
-const CODE_OPEN_ROUND = 40;
-const CODE_OPEN_SQUARE = 91;
-const CODE_OPEN_CURLY = 123;
 
 /**
  * `<<*>`, `>=<*>`, `~<*>`, `time<<*>`: a value written with a bound or an approximation is the

@@ -1,4 +1,5 @@
 import { WILDCARD } from './wildcard.js';
+import { CODE_0, CODE_9, CODE_DOT, CODE_EQUALS, CODE_LESS, CODE_MARK } from './char-codes.js';
 
 // Inside a word: the value of `key=`, then every piece between separators that holds a digit or
 // an already masked span ("node-<*>", "blk_-42"). A run of dots is filler ("depth.....0").
@@ -9,12 +10,6 @@ const EMPTY_VALUE = /^[A-Za-z_][\w.-]*=$/;
 const MARK = '\u0001';
 const JOINED_WILDCARDS = /<\*>(?:[-.:_/,+#~]+<\*>)+/g;
 
-const CODE_0 = 48;
-const CODE_9 = 57;
-const CODE_EQUALS = 61;
-const CODE_LESS = 60;
-const CODE_DOT = 46;
-const CODE_MARK = 1;
 
 // Characters that end a piece: = : , ( ) { } [ ] | " ' ; < > and whitespace (a dot only when
 // another follows it).
