@@ -1,14 +1,13 @@
 /** `npm start` and the CLI follow the conventions of command-line programs: help, unknown flags, taken ports. */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeError } from '../../src/app/describe-error.js';
 import { listenOrExplain } from '../../src/app/port-in-use.js';
 import { readStartArgs } from '../../src/app/start-args.js';
-import { runCli } from '../../src/cli/run-cli.js';
+import { runCliWith } from '../support/cli-io.js';
 import { createOpsRoutes } from '../../src/http/ops-routes.js';
 import { startHttpServer } from '../../src/http/start-http-server.js';
 import { createMetrics } from '../../src/observability/metrics.js';
@@ -21,15 +20,8 @@ afterEach(async () => {
 });
 
 async function cli(...argv: string[]) {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let stdout = '';
-  let stderr = '';
-  out.on('data', (c: Buffer) => (stdout += c.toString()));
-  err.on('data', (c: Buffer) => (stderr += c.toString()));
-  const code = await runCli(argv, { stdin: new PassThrough(), stdout: out, stderr: err, env: {} });
-  await new Promise((r) => setImmediate(r));
-  return { code, stdout, stderr };
+  const { code, out, err } = await runCliWith({}, ...argv);
+  return { code, stdout: out, stderr: err };
 }
 
 describe('npm start arguments', () => {
