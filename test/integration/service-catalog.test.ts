@@ -73,9 +73,10 @@ const errors = [
 
 async function settled(w: World, medic: Awaited<ReturnType<World['startMedic']>>, n: number): Promise<Map<string, Incident>> {
   return w.waitFor(async () => {
-    const all = await medic.store.list({ states: ['awaiting_approval', 'reported'] });
+    // Cards are the delivery job's, a moment after the analysis: wait for them, not only for the state.
+    const all = (await medic.store.list({ states: ['awaiting_approval', 'reported'] })).filter((i) => i.card);
     return all.length >= n ? new Map(all.map((i) => [i.service, i])) : undefined;
-  }, `${n} analysed incidents`, 90_000);
+  }, `${n} analysed incidents with their cards`, 90_000);
 }
 
 describe('the service catalog, through the real loop', () => {
@@ -203,7 +204,7 @@ services:
     await writeFile(catalogFile, catalogYaml(remotes, '  - name: search\n    aliases: [search-api]\n    channel: search-oncall\n  - name: batch\n    channel: search-oncall\n    open: { min_severity: critical }\n'));
     await w.waitFor(async () => (await medic.audit.list({})).some((a) => a.action === 'catalog.reload' && a.outcome === 'done'), 'the reload to be audited');
     await w.writeLogs('search.jsonl', JSON.stringify({ time: at(5), level: 'ERROR', service: 'search-api', message: 'index query failed: Error: shard 3 unavailable', requestId: 'req-s' }) + '\n');
-    const search = await w.waitFor(async () => (await medic.store.list({ states: ['reported', 'awaiting_approval'] })).find((i) => i.service === 'search-api'), 'the search incident');
+    const search = await w.waitFor(async () => (await medic.store.list({ states: ['reported', 'awaiting_approval'] })).find((i) => i.service === 'search-api' && i.card), 'the search incident and its card');
     expect(search.card?.channel).toBe('search-oncall');
     expect(search.route).toMatchObject({ service: 'search', known: true });
     expect(search.route?.repository).toBeUndefined();
