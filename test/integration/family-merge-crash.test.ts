@@ -25,8 +25,13 @@ describe('a worker killed in the middle of a family merge', () => {
     const operator = await w.startMedic();
     // The killed poller's lock is a lease: it frees itself within seconds, nobody deletes it.
     w.spawnWorker();
-    const merged = await w.waitFor(async () => (await operator.store.list()).find((i) => i.mergedInto), 'the merged record after the restart');
-    const survivor = await operator.store.require(merged.mergedInto!);
+    // The merge's two records are written one after the other: wait until both are.
+    const [merged, survivor] = await w.waitFor(async () => {
+      const all = await operator.store.list();
+      const from = all.find((i) => i.mergedInto);
+      const into = from && all.find((i) => i.id === from.mergedInto && i.mergedFrom.includes(from.id));
+      return from && into ? [from, into] as const : undefined;
+    }, 'both merged records after the restart');
     expect(survivor.mergedFrom).toEqual([merged.id]);
     expect(merged.state).toBe('closed');
     // Every one of the six events counted exactly once, in the one open incident.
