@@ -75,7 +75,7 @@ async function closeQuiet(incident: Incident, nowMs: number, deps: SweepDeps): P
   const reason = `resolved after ${minutes} quiet minutes`;
   const closed = await deps.store.update(incident.id, (current) =>
     FINISHED_STATES.includes(current.state)
-      ? { incident: { ...transition(current, 'closed', at), resolution: { quietMinutes: minutes } }, audit: [{ at, action: 'incident.resolve', outcome: 'done', actor: PIPELINE_ACTOR, reason, details: { quietMinutes: minutes, from: current.state } }] }
+      ? { incident: { ...transition(current, 'closed', at), resolution: { quietMinutes: minutes, kind: 'quiet' } }, audit: [{ at, action: 'incident.resolve', outcome: 'done', actor: PIPELINE_ACTOR, reason, details: { quietMinutes: minutes, from: current.state } }] }
       : undefined,
   );
   if (closed.state !== 'closed') return undefined;

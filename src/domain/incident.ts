@@ -3,6 +3,7 @@ import { LogBundle, ErrorEvent, Severity } from './event.js';
 import { AnalysisProvenance, RcaResult, Recommendation, RecentChange, SimilarDoc, SuspectCommit } from './analysis.js';
 import { FixProposal, FixResult, RevertCandidate } from './fix.js';
 import { ErrorCode, MedicError } from './errors.js';
+import { Regression, Verification } from './verification.js';
 
 export const IncidentState = z.enum([
   'new',
@@ -27,9 +28,11 @@ const TRANSITIONS: Record<IncidentState, readonly IncidentState[]> = {
   approved: ['fixing', 'closed'],
   rejected: ['analyzing', 'closed'],
   fixing: ['fixed', 'fix_failed'],
-  fixed: ['closed', 'analyzing'],
+  // still failing after the fix was deployed: back to open, the fix linked
+  fixed: ['closed', 'analyzing', 'reported'],
   fix_failed: ['analyzing', 'closed'],
-  closed: ['new'],
+  // a verified fix's family came back (a regression): the same incident reopens
+  closed: ['new', 'reported'],
 };
 
 export function canTransition(from: IncidentState, to: IncidentState): boolean {
@@ -215,8 +218,15 @@ export const Incident = z.object({
   sameFailureAs: SameFailureLink.optional(),
   /** Other services' incidents linked to this one as the same failure; this card's fix is theirs too. */
   sameFailures: z.array(z.object({ incidentId: z.string(), service: z.string() })).default([]),
-  /** Set when the sweep closed it as quiet: how long its family had been quiet (the closed card says so). */
-  resolution: z.object({ quietMinutes: z.number().int().nonnegative() }).optional(),
+  /**
+   * Set when it was closed: `quiet` by the sweep (how long its family had been quiet), `verified`
+   * when its merged fix was followed by the service's quiet window (the closed card says which).
+   */
+  resolution: z.object({ quietMinutes: z.number().int().nonnegative(), kind: z.enum(['quiet', 'verified']).default('quiet') }).optional(),
+  /** The watch of a pushed fix: merge, deploy, and whether the family then stayed quiet. */
+  verification: Verification.optional(),
+  /** Each time the family came back after a verified fix, newest last. */
+  regressions: z.array(Regression).default([]),
 });
 export type Incident = z.infer<typeof Incident>;
 
@@ -263,5 +273,6 @@ export function createIncident(input: {
     sameFailures: [],
     tokens: {},
     earlierFixes: [],
+    regressions: [],
   };
 }

@@ -9,6 +9,18 @@ export interface ChatMessage {
   version?: number;
   /** A progress render: under load it may be dropped, since a newer render supersedes it. */
   progress?: boolean;
+  /** A picture posted with the message (a thread reply only): uploaded as a file, the text its comment. */
+  image?: ChatImage;
+}
+
+/** A PNG carried by a message, base64 so the delivery ledger can keep it in Redis until Slack took it. */
+export interface ChatImage {
+  pngBase64: string;
+  /** The file's name in Slack (`verification.png`). */
+  filename: string;
+  title: string;
+  /** What the picture shows, for screen readers and the fallback text. */
+  altText: string;
 }
 
 /** Where on-call engineers meet Medic (Slack, the sandbox, or the console). */

@@ -84,6 +84,27 @@ export interface ReviewRequest {
 
 export type ChecksState = 'pending' | 'success' | 'failure';
 
+/** Whether the fix reached the default branch: the PR merged, or (a plain git remote) the branch is in it. */
+export interface MergeState {
+  merged: boolean;
+  /** ISO 8601; when the code host cannot tell, when Medic first saw it merged. */
+  mergedAt?: string;
+  /** The default branch's commit that brought the fix in (the merge commit, or the branch's head on a fast-forward). */
+  commit?: string;
+}
+
+/** A deploy of the fix: a deployment whose status is success, or a release, after the merge. */
+export interface DeployMarker {
+  at: string;
+  /** What it was, as the thread names it: `deployment production #12`, `release v1.4.2`. */
+  marker: string;
+}
+
+export interface FixRef {
+  branch: string;
+  pullNumber?: number;
+}
+
 export interface PullRequests extends Checkable {
   /** Opens (or reuses) a draft PR for the branch; undefined when no code host is configured. */
   open(input: PullRequestInput): Promise<{ number: number; url: string; reviewers?: string[] } | undefined>;
@@ -91,4 +112,8 @@ export interface PullRequests extends Checkable {
   requestReviewers?(pullNumber: number, request: ReviewRequest): Promise<void>;
   /** The combined state of the check runs on the branch's head, where the code host has checks. */
   checks?(branch: string): Promise<ChecksState>;
+  /** Whether the fix was merged into the default branch, where the code host can tell. */
+  mergeState?(fix: FixRef): Promise<MergeState>;
+  /** The first deploy containing `commit` after `sinceIso`, where the code host records deploys. */
+  deployment?(commit: string, sinceIso: string, kind: 'github-deployment' | 'github-release', environment?: string): Promise<DeployMarker | undefined>;
 }

@@ -1,5 +1,6 @@
 import type { AuditEvent } from '../domain/audit.js';
 import type { ErrorEvent } from '../domain/event.js';
+import type { EventRate } from '../domain/event-rate.js';
 import type { Incident, IncidentState, IncidentStats } from '../domain/incident.js';
 
 /** Operator decisions that hold for future events: which fingerprint joins which, which family splits by what. */
@@ -87,6 +88,14 @@ export interface IncidentStore {
   /** Incidents per state, from counts kept as states change (no record is read). */
   countByState(): Promise<Partial<Record<IncidentState, number>>>;
   stats(id: string): Promise<IncidentStats | undefined>;
+  /** The incident's events per minute of their log time (see event-rate.ts). */
+  eventRate(id: string): Promise<EventRate>;
+  /**
+   * Keeps a closed incident holding its family for `windowMs`: an event of it in that time is
+   * counted into this incident (a regression reopens it); after it, the family is released and
+   * the next event opens a new incident naming this one as its predecessor.
+   */
+  holdForRegression(incident: Incident, windowMs: number): Promise<void>;
   recentEvents(id: string, limit?: number): Promise<ErrorEvent[]>;
   /** Incidents created whose analysis job may not have been enqueued yet (crash between the two). */
   pendingAnalysis(): Promise<string[]>;

@@ -44,6 +44,9 @@ local function merge_fp(fromFp, toFp, to)
     local h = {}
     for i = 1, #stats, 2 do h[stats[i]] = stats[i + 1] end
     count_into(kept, tonumber(h['count'] or '0'), h['firstSeen'], h['lastSeen'])
+    -- the retired incident's per-minute rate joins the survivor's
+    local rate = redis.call('HGETALL', prefix .. 'incident:' .. gone .. ':rate')
+    for i = 1, #rate, 2 do redis.call('HINCRBY', prefix .. 'incident:' .. kept .. ':rate', rate[i], tonumber(rate[i + 1])) end
     append_events(events_key(gone), events_key(kept))
     redis.call('HSET', KEYS[3], gone, kept)
     redis.call('HSET', KEYS[4], gone, cjson.encode({into = kept, family = to, fingerprint = toFp, at = now}))

@@ -17,6 +17,22 @@ return 1
 `;
 
 /**
+ * Keeps a verified incident holding its family for the regression window: `open:<fp>` still
+ * names it, so the family's next events are counted into it, and expires with the window; the
+ * predecessor link outlives it, so a later event opens a new incident naming this one.
+ * KEYS: open:<fingerprint>, last:<fingerprint>, activity zset
+ * ARGV: incidentId, windowMs, lastTtlMs
+ */
+export const HOLD_FOR_REGRESSION = `
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[3])
+redis.call('ZREM', KEYS[3], ARGV[1])
+if holder == ARGV[1] then return 1 end
+return 0
+`;
+
+/**
  * Compare-and-set of an incident record plus its audit records, in one step; a state change moves
  * one count between states in the by-state hash, and the id between the per-state indexes.
  * The record keeps its TTL (a closed incident's retention) across writes.

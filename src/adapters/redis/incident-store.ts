@@ -10,7 +10,7 @@ import { loadGroupingDecisions } from './grouping-decision-store.js';
 import { listOverflowFamilies } from './overflow-families.js';
 import type { FixOrder, IncidentStore, IngestInput, IngestStatus, QuietIncident } from '../../ports/incident-store.js';
 import { z } from 'zod';
-import { RELEASE_FINGERPRINT, UPDATE_INCIDENT } from './incident-scripts.js';
+import { HOLD_FOR_REGRESSION, RELEASE_FINGERPRINT, UPDATE_INCIDENT } from './incident-scripts.js';
 import { ingestBatchArgs, type IngestKeys } from './ingest-batch-args.js';
 import { INGEST_BATCH } from './ingest-batch-script.js';
 import { cancelExpiry, pruneExpired, scheduleExpiry } from './retention.js';
@@ -20,6 +20,7 @@ type RedisWithScripts = RedisClient & {
   medicIngestBatch(args: (string | number)[]): Promise<string[]>;
   medicUpdateIncident(...args: (string | number)[]): Promise<number>;
   medicReleaseFingerprint(...args: (string | number)[]): Promise<number>;
+  medicHoldForRegression(...args: (string | number)[]): Promise<number>;
   medicMergeFamily(...args: (string | number)[]): Promise<number>;
 };
 
@@ -53,6 +54,7 @@ export function createIncidentStore(redis: RedisClient, prefix: string, options:
     redis.defineCommand('medicMergeFamily', { numberOfKeys: 7, lua: MERGE_FAMILY });
     redis.defineCommand('medicUpdateIncident', { numberOfKeys: 8, lua: UPDATE_INCIDENT });
     redis.defineCommand('medicReleaseFingerprint', { numberOfKeys: 3, lua: RELEASE_FINGERPRINT });
+    redis.defineCommand('medicHoldForRegression', { numberOfKeys: 3, lua: HOLD_FOR_REGRESSION });
   }
   const key = (id: string) => `${prefix}incident:${id}`;
   const knownOpen = new Set<string>();
@@ -217,6 +219,13 @@ export function createIncidentStore(redis: RedisClient, prefix: string, options:
       const hash = await redis.hgetall(`${key(id)}:stats`);
       if (!hash.count) return undefined;
       return { count: Number(hash.count), firstSeen: hash.firstSeen ?? '', lastSeen: hash.lastSeen ?? '' };
+    },
+    async eventRate(id) {
+      const hash = await redis.hgetall(`${key(id)}:rate`);
+      return Object.fromEntries(Object.entries(hash).map(([minute, n]) => [minute, Number(n)]));
+    },
+    async holdForRegression(incident, windowMs) {
+      await r.medicHoldForRegression(keys.open(incident.fingerprint), keys.last(incident.fingerprint), keys.activity, incident.id, windowMs, PREDECESSOR_TTL_MS);
     },
     async recentEvents(id, limit = SAMPLE_CAP) {
       const rows = await redis.lrange(`${key(id)}:events`, 0, limit - 1);

@@ -82,6 +82,8 @@ local function flush_sample(id)
   redis.call('LTRIM', eventsKey, 0, sampleCap - 1)
 end
 
+-- Events per minute of their log time (a UTC time's first 16 characters), added up per call.
+local rates = {}
 local function count_into(id, n, first, last)
   local s = stats[id]
   if s then
@@ -91,7 +93,19 @@ local function count_into(id, n, first, last)
   else
     stats[id] = {n, first, last}
   end
+  local minute = string.sub(last, 1, 16)
+  local r = rates[id]
+  if not r then r = {}; rates[id] = r end
+  r[minute] = (r[minute] or 0) + n
   mark(id)
+end
+
+local function flush_rate(id)
+  local r = rates[id]
+  if not r then return end
+  rates[id] = nil
+  local rateKey = prefix .. 'incident:' .. id .. ':rate'
+  for minute, n in pairs(r) do redis.call('HINCRBY', rateKey, minute, n) end
 end
 
 -- The newest sampleCap events pushed are what LPUSH + LTRIM per event would have kept.
@@ -289,6 +303,7 @@ local function flush_all()
   local activity = {}
   for _, id in ipairs(dirtyList) do
     flush_stats(id)
+    flush_rate(id)
     flush_sample(id)
     activity[#activity + 1] = now
     activity[#activity + 1] = id

@@ -8,7 +8,7 @@ import { IncidentState } from '../../domain/incident.js';
  * id out of the indexes, so listing and the state counts never see a ghost.
  */
 export function retainedKeys(prefix: string, id: string): string[] {
-  return [`${prefix}incident:${id}`, `${prefix}incident:${id}:stats`, `${prefix}incident:${id}:events`, `${prefix}audit:${id}`];
+  return [`${prefix}incident:${id}`, `${prefix}incident:${id}:stats`, `${prefix}incident:${id}:rate`, `${prefix}incident:${id}:events`, `${prefix}audit:${id}`];
 }
 
 export async function scheduleExpiry(redis: RedisClient, prefix: string, id: string, retentionMs: number, nowMs: number): Promise<void> {
