@@ -12,6 +12,8 @@ export interface RefreshCardDeps {
   /** The card delivery: it renders the record (the overflow's families included) and posts or updates. */
   requestCard: RequestCard;
   clock: () => Date;
+  /** A verified incident that counted new events may have regressed: it reopens (see reopen-regression.ts). */
+  reopen?: (incidentId: string) => Promise<Incident | undefined>;
 }
 
 const RefreshCardPayload = z.object({ incidentId: z.string().min(1) });
@@ -36,6 +38,7 @@ export function createRefreshCardJob(deps: RefreshCardDeps): JobDefinition<z.inf
 
 export async function refreshCard(incidentId: string, deps: RefreshCardDeps): Promise<Incident | undefined> {
   let incident = await deps.store.get(incidentId);
+  if (incident?.state === 'closed' && incident.resolution?.kind === 'verified' && deps.reopen) incident = (await deps.reopen(incidentId)) ?? incident;
   // A closed card says how it was resolved; the count no longer changes it. A merged one says where its events went.
   if (!incident || (incident.state === 'closed' && !incident.mergedInto)) return incident;
   if (isOverflowFingerprint(incident.fingerprint)) incident = await showOverflow(incident, deps);

@@ -3,6 +3,7 @@ import type { IncidentStore } from '../src/ports/incident-store.js';
 import { PIPELINE_ACTOR } from '../src/domain/audit.js';
 import { transition, type Incident } from '../src/domain/incident.js';
 import { FINISHED_STATES, isQuiet, quietMinutes } from '../src/domain/storm-policy.js';
+import { isAwaitingVerification } from '../src/domain/verification.js';
 import type { Logger } from '../src/observability/logger.js';
 import type { CardDeliveries, CardDeliveryState } from '../src/ports/card-delivery.js';
 import type { JobDefinition } from '../src/queue/job-definition.js';
@@ -19,6 +20,8 @@ export interface SweepDeps {
   quietPeriodS: number;
   /** Resumes incidents a crash left in a working state; absent in tests of the quiet close alone. */
   resume?: ResumeDeps;
+  /** Verification after the merge: a returned family reopens its verified incident; a fix still awaited has its job. */
+  verify?: { reopen(incidentId: string): Promise<unknown>; resume(incidentId: string, round: number): Promise<boolean>; maxWaitMs: number };
 }
 
 const SweepPayload = z.object({}).passthrough();
@@ -41,6 +44,7 @@ export function createSweepJob(deps: SweepDeps): JobDefinition<z.infer<typeof Sw
     async perform() {
       await sweepQuietIncidents(deps);
       if (deps.resume) await resumeStuckIncidents(deps.resume);
+      if (deps.verify) await resumeVerifications(deps, deps.verify);
       if (deps.cards) {
         const repaired = await repairStaleCards({ store: deps.store, cards: deps.cards, deliveries: deps.deliveries }, deps.clock().getTime());
         if (repaired.length > 0) deps.logger.warn({ cards: repaired }, 'cards behind their incident: delivering them again');
@@ -56,14 +60,31 @@ export async function sweepQuietIncidents(deps: SweepDeps): Promise<string[]> {
   for (const { id } of await deps.store.quietIncidents(nowMs - deps.quietPeriodS * 1000)) {
     const incident = await deps.store.get(id);
     if (!incident) continue;
+    // A verified incident holds its family on purpose: an event of it since is a regression.
+    if (incident.state === 'closed' && incident.resolution?.kind === 'verified') {
+      await deps.verify?.reopen(incident.id);
+      continue;
+    }
     // A crash between the close and the release leaves a closed incident holding its family.
     if (incident.state === 'closed') await deps.store.releaseFingerprint(incident);
     if (!FINISHED_STATES.includes(incident.state)) continue;
+    // A pushed fix awaiting its merge or verdict is closed by the verdict, not by a quiet family.
+    if (isAwaitingVerification(incident.verification)) continue;
     const done = await closeQuiet(incident, nowMs, deps);
     if (done) closed.push(done.id);
   }
   if (closed.length > 0) deps.logger.info({ closed }, 'closed quiet incidents');
   return closed;
+}
+
+/** Every fix still awaited has its verification job: one lost to a crash after the push is added again. */
+async function resumeVerifications(deps: SweepDeps, verify: NonNullable<SweepDeps['verify']>): Promise<void> {
+  const nowMs = deps.clock().getTime();
+  for (const incident of await deps.store.list({ states: ['fixed'] })) {
+    const v = incident.verification;
+    if (!v || !isAwaitingVerification(v) || nowMs - Date.parse(v.since) > verify.maxWaitMs) continue;
+    if (await verify.resume(incident.id, incident.round)) deps.logger.warn({ incidentId: incident.id }, 'verification job was missing: added again');
+  }
 }
 
 async function closeQuiet(incident: Incident, nowMs: number, deps: SweepDeps): Promise<Incident | undefined> {

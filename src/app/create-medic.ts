@@ -4,6 +4,8 @@ import { createPollJob, type PollDeps } from '../../jobs/poll.js';
 import { createAnalyzeJob } from '../../jobs/analyze.js';
 import { createApplyFixJob } from '../../jobs/apply-fix.js';
 import { createWatchChecksJob } from '../../jobs/watch-checks.js';
+import { createVerifyFixJob } from '../../jobs/verify-fix.js';
+import { createVerifyParts } from './verify-wiring.js';
 import { createForwardAuditJob } from '../../jobs/forward-audit.js';
 import { createArchiveAuditJob } from '../../jobs/archive-audit.js';
 import { createHecClient } from '../adapters/splunk/hec-client.js';
@@ -148,7 +150,9 @@ export function createMedic(parts: MedicParts): Medic {
     },
     clock, logger, metrics, afterStep,
   };
+  const verify = createVerifyParts({ config, adapters, store, deliveries, queues, metrics, clock, logger });
   const fix: FixDeps = { store, deliveries, publisher: adapters.publisher, pullRequests: adapters.pullRequests, clock, logger, metrics, afterStep, learn,
+    ...(verify ? { verify: verify.fix } : {}),
     watchChecks: adapters.pullRequests.checks ? (incident) => queues.enqueueChecksWatch(incident.id, 0, config.MEDIC_CHECKS_INTERVAL_S * 1000) : undefined,
   };
   const poll: PollDeps = {
@@ -204,7 +208,7 @@ export function createMedic(parts: MedicParts): Medic {
     },
     ready: async () => [await checkRedisReady(redis)],
     async refreshGauges() {
-      for (const [name, queue] of Object.entries({ poll: queues.poll, analyze: queues.analyze, fix: queues.fix, refresh: queues.refreshCard, sweep: queues.sweep, checks: queues.watchChecks, deliver: queues.deliverCard })) {
+      for (const [name, queue] of Object.entries({ poll: queues.poll, analyze: queues.analyze, fix: queues.fix, refresh: queues.refreshCard, sweep: queues.sweep, checks: queues.watchChecks, verify: queues.verifyFix, deliver: queues.deliverCard })) {
         const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
         for (const [state, n] of Object.entries(counts)) metrics.queueDepth.set({ queue: name, state }, n);
       }
@@ -220,12 +224,13 @@ export function createMedic(parts: MedicParts): Medic {
         const watch = { store, deliveries, pullRequests: adapters.pullRequests, logger, clock, intervalMs: config.MEDIC_CHECKS_INTERVAL_S * 1000, maxLooks: config.MEDIC_CHECKS_MAX_LOOKS, enqueue: (id: string, attempt: number, delayMs: number) => queues.enqueueChecksWatch(id, attempt, delayMs) };
         workers.push(startWorker(createWatchChecksJob(watch), workerOptions));
       }
+      if (verify) workers.push(startWorker(createVerifyFixJob(verify.deps), workerOptions));
       workers.push(
         // A refresh shows a new event count, which the record's version does not capture: each is a delivery of its own.
-        startWorker(createRefreshCardJob({ store, clock, requestCard: (id, version, priority) => requestCard(id, version, priority, `refresh-${Date.now()}`) }), workerOptions),
+        startWorker(createRefreshCardJob({ store, clock, requestCard: (id, version, priority) => requestCard(id, version, priority, `refresh-${Date.now()}`), ...(verify ? { reopen: verify.reopen } : {}) }), workerOptions),
         startWorker(createDeliverCardJob(delivery), workerOptions),
         startWorker(createSweepJob({
-          store, deliveries, cards: cardState, clock, logger, quietPeriodS: storm.quietPeriodS,
+          store, deliveries, cards: cardState, clock, logger, quietPeriodS: storm.quietPeriodS, ...(verify ? { verify: verify.sweep } : {}),
           resume: { ...fixOrders, clock, logger, stuckAfterS: config.MEDIC_STUCK_AFTER_S, resumeAnalysis: (id, round) => queues.resumeAnalysis(id, round), resumeFix: (id, hash, round) => queues.resumeFix(id, hash, round) },
         }), workerOptions),
       );

@@ -10,6 +10,7 @@ import { slackEnv } from './sections/slack.js';
 import { splunkEnv } from './sections/splunk.js';
 import { stormEnv } from './sections/storm.js';
 import { reliabilityEnv } from './sections/reliability.js';
+import { verifyEnv } from './sections/verify.js';
 
 /**
  * Every variable Medic reads, with its default. `.env.example` documents each one; nothing else in
@@ -27,6 +28,7 @@ export const EnvSchema = z.object({
   MEDIC_SAMPLE_DIR: z.string().default('data'),
 
   ...redisEnv,
+  ...verifyEnv,
   MEDIC_EMBEDDED_REDIS: boolFrom(true),
 
   MEDIC_POLL_INTERVAL_MS: intFrom(15_000, 200),

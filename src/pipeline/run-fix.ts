@@ -13,6 +13,7 @@ import { presentCommitSubject } from '../presenters/commit-message.js';
 import { presentPullRequestBody, presentPullRequestTitle } from '../presenters/pull-request-body.js';
 import type { CardDeliveries } from '../ports/card-delivery.js';
 import type { FixPublisher, PullRequests } from '../ports/code.js';
+import { startVerification, type VerifySettings } from '../domain/verification.js';
 
 export interface FixDeps {
   store: IncidentStore;
@@ -28,6 +29,11 @@ export interface FixDeps {
   learn?: (incident: Incident) => Promise<void>;
   /** Starts watching the PR's check runs, where the code host has them. */
   watchChecks?: (incident: Incident) => Promise<void>;
+  /**
+   * Verification after the merge, where the code host can tell a merge: the service's settings
+   * (written into the record with the push) and the start of the job that follows the fix.
+   */
+  verify?: { settingsFor(service: string): VerifySettings; watch(incident: Incident): Promise<void> };
 }
 
 /**
@@ -85,14 +91,16 @@ export async function runFix(incidentId: string, proposalHash: string, deps: Fix
   incident = await deps.store.update(incidentId, (current) => {
     if (current.state !== 'fixing') return undefined;
     const ok = current.fix?.pushStatus === 'pushed';
+    const verification = ok && deps.verify ? startVerification(at, deps.verify.settingsFor(current.service)) : undefined;
     return {
-      incident: { ...transition(current, ok ? 'fixed' : 'fix_failed', at), error: ok ? undefined : current.fix?.pushError },
+      incident: { ...transition(current, ok ? 'fixed' : 'fix_failed', at), error: ok ? undefined : current.fix?.pushError, verification },
       audit: [{ at, action: 'fix.finish', outcome: ok ? 'done' : 'failed', actor: PIPELINE_ACTOR, reason: ok ? undefined : current.fix?.pushError }],
     };
   });
   await updateCard(incident, deps);
   if (incident.state === 'fixed') await deps.learn?.(incident);
   if (incident.state === 'fixed' && incident.fix?.pullRequest) await deps.watchChecks?.(incident);
+  if (incident.state === 'fixed' && incident.verification) await deps.verify?.watch(incident);
   return incident;
 }
 

@@ -91,11 +91,12 @@ export interface IncidentStore {
   /** The incident's events per minute of their log time (see event-rate.ts). */
   eventRate(id: string): Promise<EventRate>;
   /**
-   * Keeps a closed incident holding its family for `windowMs`: an event of it in that time is
-   * counted into this incident (a regression reopens it); after it, the family is released and
-   * the next event opens a new incident naming this one as its predecessor.
+   * Keeps the incident holding its family. With `windowMs` (a verified incident): for that long,
+   * an event of the family is counted into this incident (a regression reopens it); after it, the
+   * family is released and its next event opens a new incident naming this one as its predecessor.
+   * Without (a reopened incident): for good again, until it is closed.
    */
-  holdForRegression(incident: Incident, windowMs: number): Promise<void>;
+  holdFamily(incident: Incident, windowMs?: number): Promise<void>;
   recentEvents(id: string, limit?: number): Promise<ErrorEvent[]>;
   /** Incidents created whose analysis job may not have been enqueued yet (crash between the two). */
   pendingAnalysis(): Promise<string[]>;

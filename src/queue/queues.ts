@@ -9,6 +9,7 @@ export interface Queues {
   refreshCard: Queue;
   sweep: Queue;
   watchChecks: Queue;
+  verifyFix: Queue;
   forwardAudit: Queue;
   archiveAudit: Queue;
   deliverCard: Queue;
@@ -30,6 +31,10 @@ export interface Queues {
   enqueueCardRefreshes(incidentIds: readonly string[]): Promise<void>;
   /** Looks at a fix PR's check runs after `delayMs`; `attempt` numbers the look, so each is one job. */
   enqueueChecksWatch(incidentId: string, attempt: number, delayMs: number): Promise<void>;
+  /** The one job that follows a round's pushed fix to its verdict (merge, deploy, quiet window); a second add is a no-op. */
+  enqueueVerify(incidentId: string, round: number, delayMs: number): Promise<void>;
+  /** For the sweep: the verification job of a fix still awaited exists and can run. */
+  resumeVerify(incidentId: string, round: number): Promise<boolean>;
   /**
    * For the sweep: makes sure the job of a stuck incident exists and can run. Waiting, delayed or
    * active jobs are left alone (BullMQ hands a dead worker's active job on once its lock lapses);
@@ -51,6 +56,7 @@ export function bullPrefix(redisPrefix: string): string {
 }
 
 const analysisJobId = (incidentId: string, round: number) => (round === 0 ? incidentId : `${incidentId}-r${round}`);
+const verifyJobId = (incidentId: string, round: number) => `${incidentId}-verify-r${round}`;
 const fixJobId = (incidentId: string, proposalHash: string, round: number) => `${incidentId}-r${round}-${proposalHash.slice(0, 16)}`;
 
 /** Adds the job unless one that can still run holds its id; a finished one is cleared first. */
@@ -79,6 +85,7 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
   const refreshCard = make(QUEUE_NAMES.refreshCard);
   const sweep = make(QUEUE_NAMES.sweep);
   const watchChecks = make(QUEUE_NAMES.watchChecks);
+  const verifyFix = make(QUEUE_NAMES.verifyFix);
   const forwardAudit = make(QUEUE_NAMES.forwardAudit);
   const refreshOptions = (incidentId: string) => {
     const ms = (options.cardRefreshS ?? 30) * 1000;
@@ -111,6 +118,7 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
     refreshCard,
     sweep,
     watchChecks,
+    verifyFix,
     forwardAudit,
     archiveAudit,
     // jobId = incident id (a re-run adds the round): a second enqueue of the same work is a no-op.
@@ -137,10 +145,14 @@ export function createQueues(connection: ConnectionOptions, redisPrefix: string,
     async enqueueChecksWatch(incidentId, attempt, delayMs) {
       await watchChecks.add('watch-checks', { incidentId, attempt }, { jobId: `${incidentId}-checks-${attempt}`, delay: delayMs, attempts: 3 });
     },
+    async enqueueVerify(incidentId, round, delayMs) {
+      await verifyFix.add('verify-fix', { incidentId, round, attempt: 0 }, { jobId: verifyJobId(incidentId, round), delay: delayMs, attempts: 5 });
+    },
+    resumeVerify: (incidentId, round) => resume(verifyFix, verifyJobId(incidentId, round), () => queues.enqueueVerify(incidentId, round, 0)),
     resumeAnalysis: (incidentId, round) => resume(analyze, analysisJobId(incidentId, round), () => queues.enqueueAnalysis(incidentId, round)),
     resumeFix: (incidentId, proposalHash, round) => resume(fix, fixJobId(incidentId, proposalHash, round), () => queues.enqueueFix(incidentId, proposalHash, round)),
     async close() {
-      await Promise.all([poll.close(), analyze.close(), fix.close(), refreshCard.close(), sweep.close(), watchChecks.close(), forwardAudit.close(), archiveAudit.close(), deliverCard.close()]);
+      await Promise.all([poll.close(), analyze.close(), fix.close(), refreshCard.close(), sweep.close(), watchChecks.close(), verifyFix.close(), forwardAudit.close(), archiveAudit.close(), deliverCard.close()]);
     },
   };
   return queues;

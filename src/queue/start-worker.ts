@@ -1,4 +1,4 @@
-import { UnrecoverableError, Worker, type ConnectionOptions } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker, type ConnectionOptions } from 'bullmq';
 import { isMedicError } from '../domain/errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { JobDefinition } from './job-definition.js';
@@ -16,14 +16,21 @@ export function startWorker<T>(definition: JobDefinition<T>, options: WorkerOpti
   const log = options.logger.child({ queue: definition.queue });
   const worker = new Worker(
     definition.queue,
-    async (job) => {
+    async (job, token) => {
       const parsed = definition.schema.safeParse(job.data);
       if (!parsed.success) throw new UnrecoverableError(`Invalid ${definition.queue} job payload: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
+      let again: Awaited<ReturnType<typeof definition.perform>>;
       try {
-        await definition.perform(parsed.data, { id: job.id ?? '', attemptsMade: job.attemptsMade });
+        again = await definition.perform(parsed.data, { id: job.id ?? '', attemptsMade: job.attemptsMade });
       } catch (error) {
         if (isMedicError(error) && !error.transient) throw new UnrecoverableError(`${error.code}: ${error.message}`);
         throw error;
+      }
+      if (again) {
+        // The same job waits again (BullMQ's step jobs): its id, and so its dedup, last the whole wait.
+        await job.updateData(again.data);
+        await job.moveToDelayed(Date.now() + again.lookAgainInMs, token);
+        throw new DelayedError();
       }
     },
     {

@@ -1,9 +1,12 @@
+import type { EventRate } from '../domain/event-rate.js';
 import type { Incident, IncidentStats } from '../domain/incident.js';
 
 /** An incident with its storm counters, as every surface (Slack, CLI, HTTP) shows it. */
 export interface IncidentView {
   incident: Incident;
   stats?: IncidentStats;
+  /** The family's events per minute, where the surface shows the rate (the card's sparkline, the verdict). */
+  rate?: EventRate;
 }
 
 export type CommandResult = { ok: true; view: IncidentView; message: string } | { ok: false; code: string; message: string };

@@ -17,19 +17,26 @@ return 1
 `;
 
 /**
- * Keeps a verified incident holding its family for the regression window: `open:<fp>` still
- * names it, so the family's next events are counted into it, and expires with the window; the
- * predecessor link outlives it, so a later event opens a new incident naming this one.
+ * Keeps an incident holding its family. With a window (a verified incident), \`open:<fp>\` still
+ * names it for that long, so the family's next events are counted into it, and the predecessor
+ * link outlives it, so a later event opens a new incident naming this one; the incident leaves the
+ * activity index (it is not quiet-closed again). With window 0 (a reopened incident), the hold has
+ * no end again and the incident is active.
  * KEYS: open:<fingerprint>, last:<fingerprint>, activity zset
- * ARGV: incidentId, windowMs, lastTtlMs
+ * ARGV: incidentId, windowMs (0: no end), lastTtlMs, nowMs
+ * Returns 1 when the incident held the family, 0 when another incident (or none) did.
  */
-export const HOLD_FOR_REGRESSION = `
-local holder = redis.call('GET', KEYS[1])
-if holder == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[3])
-redis.call('ZREM', KEYS[3], ARGV[1])
-if holder == ARGV[1] then return 1 end
-return 0
+export const HOLD_FAMILY = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if tonumber(ARGV[2]) > 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[3])
+  redis.call('ZREM', KEYS[3], ARGV[1])
+else
+  redis.call('PERSIST', KEYS[1])
+  redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+end
+return 1
 `;
 
 /**

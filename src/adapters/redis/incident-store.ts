@@ -10,7 +10,7 @@ import { loadGroupingDecisions } from './grouping-decision-store.js';
 import { listOverflowFamilies } from './overflow-families.js';
 import type { FixOrder, IncidentStore, IngestInput, IngestStatus, QuietIncident } from '../../ports/incident-store.js';
 import { z } from 'zod';
-import { HOLD_FOR_REGRESSION, RELEASE_FINGERPRINT, UPDATE_INCIDENT } from './incident-scripts.js';
+import { HOLD_FAMILY, RELEASE_FINGERPRINT, UPDATE_INCIDENT } from './incident-scripts.js';
 import { ingestBatchArgs, type IngestKeys } from './ingest-batch-args.js';
 import { INGEST_BATCH } from './ingest-batch-script.js';
 import { cancelExpiry, pruneExpired, scheduleExpiry } from './retention.js';
@@ -20,7 +20,7 @@ type RedisWithScripts = RedisClient & {
   medicIngestBatch(args: (string | number)[]): Promise<string[]>;
   medicUpdateIncident(...args: (string | number)[]): Promise<number>;
   medicReleaseFingerprint(...args: (string | number)[]): Promise<number>;
-  medicHoldForRegression(...args: (string | number)[]): Promise<number>;
+  medicHoldFamily(...args: (string | number)[]): Promise<number>;
   medicMergeFamily(...args: (string | number)[]): Promise<number>;
 };
 
@@ -54,7 +54,7 @@ export function createIncidentStore(redis: RedisClient, prefix: string, options:
     redis.defineCommand('medicMergeFamily', { numberOfKeys: 7, lua: MERGE_FAMILY });
     redis.defineCommand('medicUpdateIncident', { numberOfKeys: 8, lua: UPDATE_INCIDENT });
     redis.defineCommand('medicReleaseFingerprint', { numberOfKeys: 3, lua: RELEASE_FINGERPRINT });
-    redis.defineCommand('medicHoldForRegression', { numberOfKeys: 3, lua: HOLD_FOR_REGRESSION });
+    redis.defineCommand('medicHoldFamily', { numberOfKeys: 3, lua: HOLD_FAMILY });
   }
   const key = (id: string) => `${prefix}incident:${id}`;
   const knownOpen = new Set<string>();
@@ -224,8 +224,8 @@ export function createIncidentStore(redis: RedisClient, prefix: string, options:
       const hash = await redis.hgetall(`${key(id)}:rate`);
       return Object.fromEntries(Object.entries(hash).map(([minute, n]) => [minute, Number(n)]));
     },
-    async holdForRegression(incident, windowMs) {
-      await r.medicHoldForRegression(keys.open(incident.fingerprint), keys.last(incident.fingerprint), keys.activity, incident.id, windowMs, PREDECESSOR_TTL_MS);
+    async holdFamily(incident, windowMs) {
+      await r.medicHoldFamily(keys.open(incident.fingerprint), keys.last(incident.fingerprint), keys.activity, incident.id, windowMs ?? 0, PREDECESSOR_TTL_MS, Date.now());
     },
     async recentEvents(id, limit = SAMPLE_CAP) {
       const rows = await redis.lrange(`${key(id)}:events`, 0, limit - 1);

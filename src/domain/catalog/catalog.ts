@@ -1,4 +1,5 @@
 import type { Severity } from '../event.js';
+import type { VerifySettings } from '../verification.js';
 
 /** One repository Medic clones: a remote, its default branch, and where PRs open on GitHub. */
 export interface CatalogRepository {
@@ -41,6 +42,8 @@ export interface CatalogService {
   splunk: { index?: string; sourcetype?: string };
   /** Policy actions (data/policy/actions.yaml names) allowed on this service; undefined = all of them. */
   actions?: string[];
+  /** How a merged fix is verified: the quiet window (minutes) and what counts as the deploy (default: the merge). */
+  verify?: { quietMinutes?: number; deploy?: VerifySettings['deploy'] };
 }
 
 /** The whole catalog, validated: every reference resolves, every alias names one service. */

@@ -11,6 +11,32 @@ const Channel = z.string().regex(/^#?[a-z0-9._-]{1,80}$|^[CGD][A-Z0-9]{2,20}$/, 
 /** A path inside the repository: relative, no `..`, no glob characters. */
 export const RepoDir = z.string().max(256).refine((p) => p === '' || (!p.startsWith('/') && !p.split('/').includes('..') && !/[*?[\]{}!\\]/.test(p)), 'must be a relative directory inside the repository, without .. or glob characters');
 
+/**
+ * `verify:` of a service: the quiet window after the deploy, and what counts as the deploy —
+ * the merge (default), a GitHub deployment (of an environment) or release, or a log line.
+ */
+const VerifyEntry = z.strictObject({
+  quiet_minutes: z.number().int().min(1).max(10_080).optional(),
+  deploy: z.enum(['merge', 'github-deployment', 'github-release', 'log-line']).default('merge'),
+  environment: Text.optional(),
+  /** A log line of the service marking a deploy (plain text, matched case-insensitively). */
+  pattern: z.string().trim().min(3).max(200).optional(),
+}).superRefine((v, ctx) => {
+  if (v.deploy === 'log-line' && v.pattern === undefined) ctx.addIssue({ code: 'custom', path: ['pattern'], message: 'a log-line deploy marker needs the pattern of the line' });
+  if (v.deploy !== 'log-line' && v.pattern !== undefined) ctx.addIssue({ code: 'custom', path: ['pattern'], message: 'pattern is only read with deploy: log-line' });
+  if (v.deploy !== 'github-deployment' && v.environment !== undefined) ctx.addIssue({ code: 'custom', path: ['environment'], message: 'environment is only read with deploy: github-deployment' });
+});
+
+function verifySettings(v: z.infer<typeof VerifyEntry> | undefined): CatalogService['verify'] {
+  if (!v) return undefined;
+  const deploy: NonNullable<CatalogService['verify']>['deploy'] =
+    v.deploy === 'github-deployment' ? { kind: 'github-deployment', ...(v.environment ? { environment: v.environment } : {}) }
+      : v.deploy === 'github-release' ? { kind: 'github-release' }
+        : v.deploy === 'log-line' ? { kind: 'log-line', pattern: v.pattern ?? '' }
+          : undefined;
+  return { ...(v.quiet_minutes ? { quietMinutes: v.quiet_minutes } : {}), ...(deploy ? { deploy } : {}) };
+}
+
 const ServiceEntry = z.strictObject({
   name: Slug,
   aliases: z.array(Text).max(50).default([]),
@@ -24,6 +50,7 @@ const ServiceEntry = z.strictObject({
   open: z.strictObject({ min_severity: Severity.default('error') }).default({ min_severity: 'error' }),
   splunk: z.strictObject({ index: Text.optional(), sourcetype: Text.optional() }).default({}),
   actions: z.array(Slug).max(200).optional(),
+  verify: VerifyEntry.optional(),
 });
 
 const RepositoryEntry = z.strictObject({
@@ -74,6 +101,7 @@ export function parseCatalogFile(text: string, source: string): { part?: Catalog
       services: file.services.map((s) => ({
         name: s.name, aliases: s.aliases, owner: s.owner, repository: s.repository, path: trimSlashes(s.path), channel: s.channel && stripHash(s.channel),
         approvers: s.approvers, elevatedApprovers: s.elevated_approvers, readers: s.readers, minSeverity: s.open.min_severity, splunk: s.splunk, actions: s.actions,
+        ...(s.verify ? { verify: verifySettings(s.verify) } : {}),
       })),
     },
   };

@@ -1,0 +1,72 @@
+import type { Config } from '../config/schema.js';
+import type { Incident } from '../domain/incident.js';
+import type { VerifySettings } from '../domain/verification.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { CardDeliveries } from '../ports/card-delivery.js';
+import type { IncidentStore } from '../ports/incident-store.js';
+import type { Queues } from '../queue/queues.js';
+import { reopenOnRegression } from '../use-cases/reopen-regression.js';
+import type { RenderRateChart, VerifyDeps } from '../use-cases/verify-fix.js';
+import type { Adapters } from './adapters.js';
+import { chatMode } from './chat-mode.js';
+
+const DAY_MS = 86_400_000;
+
+export interface VerifyParts {
+  deps: VerifyDeps;
+  /** For the fix round: the service's settings and the start of the watch. */
+  fix: { settingsFor(service: string): VerifySettings; watch(incident: Incident): Promise<void> };
+  /** For the sweep: reopen a returned family, resume a lost job. */
+  sweep: { reopen(incidentId: string): Promise<unknown>; resume(incidentId: string, round: number): Promise<boolean>; maxWaitMs: number };
+  reopen(incidentId: string): Promise<Incident | undefined>;
+}
+
+export interface VerifyWiring {
+  config: Config;
+  adapters: Adapters;
+  store: IncidentStore;
+  deliveries: CardDeliveries;
+  queues: Queues;
+  metrics: Metrics;
+  clock: () => Date;
+  logger: Logger;
+  renderChart?: RenderRateChart;
+  postTimeline?: (incidentId: string) => Promise<void>;
+}
+
+/**
+ * Verification after the merge, where it can run: switched on (MEDIC_VERIFY) and a code host
+ * that can tell a merge (GitHub, or the plain git remote of the default run). The local sandbox
+ * shortens the quiet window and the looks, so a first run sees the verdict in a few minutes.
+ */
+export function createVerifyParts(w: VerifyWiring): VerifyParts | undefined {
+  const { config, adapters } = w;
+  if (!config.MEDIC_VERIFY || !adapters.pullRequests.mergeState) return undefined;
+  const sandbox = chatMode(config) === 'sandbox';
+  const windowMinutes = config.MEDIC_VERIFY_QUIET_MIN ?? (sandbox ? 1 : 30);
+  const intervalMs = (config.MEDIC_VERIFY_INTERVAL_S ?? (sandbox ? 5 : 60)) * 1000;
+  const settingsFor = (service: string): VerifySettings => {
+    const route = adapters.catalog.route(service);
+    const own = route.known ? route.service.verify : undefined;
+    return { windowMinutes: own?.quietMinutes ?? windowMinutes, ...(own?.deploy ? { deploy: own.deploy } : {}) };
+  };
+  const maxWaitMs = config.MEDIC_VERIFY_MAX_DAYS * DAY_MS;
+  // A closed incident's record lives for the retention; it holds its family a minute less, so no event is counted into a record Redis dropped.
+  const regressionHoldMs = config.MEDIC_RETENTION_DAYS > 0 ? config.MEDIC_RETENTION_DAYS * DAY_MS - 60_000 : 30 * DAY_MS;
+  const deps: VerifyDeps = {
+    store: w.store, deliveries: w.deliveries, pullRequests: adapters.pullRequests, settingsFor,
+    ...(w.renderChart ? { renderChart: w.renderChart } : {}),
+    ...(w.postTimeline ? { postTimeline: w.postTimeline } : {}),
+    observe: (service, milestone, seconds) => w.metrics.timeTo.observe({ service, milestone }, seconds),
+    clock: w.clock, logger: w.logger,
+    intervalMs, maxIntervalMs: Math.max(intervalMs, config.MEDIC_VERIFY_MAX_INTERVAL_S * 1000), maxWaitMs, regressionHoldMs,
+  };
+  const reopen = (incidentId: string) => reopenOnRegression(incidentId, { store: w.store, deliveries: w.deliveries, clock: w.clock });
+  return {
+    deps,
+    fix: { settingsFor, watch: (incident) => w.queues.enqueueVerify(incident.id, incident.round, intervalMs) },
+    sweep: { reopen, resume: (id, round) => w.queues.resumeVerify(id, round), maxWaitMs },
+    reopen,
+  };
+}
