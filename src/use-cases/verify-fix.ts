@@ -152,7 +152,7 @@ async function decide(incident: Incident, verification: Verification, nowMs: num
     if (current.state !== 'fixed' || current.verification?.status !== 'watching') return undefined;
     if (verdict.kind === 'verified') {
       return {
-        incident: { ...transition(current, 'closed', at), verification: decided, resolution: { quietMinutes: verification.windowMinutes, kind: 'verified' } },
+        incident: { ...transition(current, 'closed', at), verification: decided, resolution: { quietMinutes: Math.ceil(verification.windowMinutes), kind: 'verified' } },
         audit: [{ at, action: 'incident.verified', outcome: 'done', actor: PIPELINE_ACTOR, details: facts }],
       };
     }
