@@ -44,6 +44,8 @@ describe('families merging while their incidents are open', () => {
     expect(open.map((i) => i.id)).toEqual([alice]);
     expect(open[0]!.mergedFrom).toEqual([bob]);
     expect((await store.stats(alice))?.count).toBe(6);
+    // The per-minute rate follows the events: the retired incident's minutes join the survivor's.
+    expect(Object.values(await store.eventRate(alice)).reduce((a, b) => a + b, 0)).toBe(6);
     expect(await store.recentEvents(alice)).toHaveLength(6);
     const gone = await store.require(bob);
     expect(gone).toMatchObject({ state: 'closed', mergedInto: alice });
