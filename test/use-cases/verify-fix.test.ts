@@ -1,69 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { startVerification, type VerifySettings } from '../../src/domain/verification.js';
-import type { CardDeliveries } from '../../src/ports/card-delivery.js';
-import type { ChatMessage } from '../../src/ports/chat.js';
-import type { DeployMarker, MergeState } from '../../src/ports/code.js';
-import type { IncidentStore } from '../../src/ports/incident-store.js';
-import { ingestEvents } from '../../src/use-cases/ingest-events.js';
 import { reopenOnRegression } from '../../src/use-cases/reopen-regression.js';
 import { lookAtFix, type VerifyDeps } from '../../src/use-cases/verify-fix.js';
-import { buildEvent } from '../support/builders.js';
 import { useIncidentStore } from '../support/incident-store-world.js';
-
-const T0 = Date.parse('2026-12-02T14:00:00.000Z');
-const MIN = 60_000;
-
-/** The thread and the card as the delivery port receives them. */
-function recordingDeliveries() {
-  const replies = new Map<string, ChatMessage>();
-  const cards: number[] = [];
-  const deliveries: CardDeliveries = {
-    requestCard: async (_id, version) => void cards.push(version),
-    requestReply: async (_id, key, message) => void (replies.has(key) || replies.set(key, message)),
-  };
-  return { deliveries, replies, cards };
-}
-
-function world(store: () => IncidentStore, settings: VerifySettings = { windowMinutes: 30 }) {
-  let now = T0;
-  let merge: MergeState = { merged: false };
-  let deploy: DeployMarker | undefined;
-  const thread = recordingDeliveries();
-  let seq = 0;
-  const events = (n: number, atMs: number) =>
-    Array.from({ length: n }, (_, i) => buildEvent({ id: `e${++seq}`, service: 'checkout', time: new Date(atMs + i * 1000).toISOString(), message: `Payment declined for order ${1000 + i}`, raw: 'x' }));
-  const ingest = (n: number, atMs: number) => ingestEvents(events(n, atMs), { store: store(), clock: () => new Date(now), enqueueAnalysis: async () => undefined });
-  const deps = (): VerifyDeps => ({
-    store: store(), deliveries: thread.deliveries, settingsFor: () => settings,
-    pullRequests: { mergeState: async () => merge, deployment: async () => deploy },
-    clock: () => new Date(now), logger: { warn: () => undefined, info: () => undefined },
-    intervalMs: MIN, maxIntervalMs: 15 * MIN, maxWaitMs: 30 * 86_400_000, regressionHoldMs: 7 * 86_400_000,
-  });
-  /** An incident of 120 events over the hour before T0, its fix pushed and awaited. */
-  async function pushedFix(): Promise<string> {
-    await ingest(60, T0 - 60 * MIN);
-    await ingest(60, T0 - 30 * MIN);
-    const [incident] = await store().list();
-    const at = new Date(now).toISOString();
-    await store().update(incident!.id, (current) => ({
-      incident: { ...current, state: 'fixed', fix: { branch: `fix/${current.id}-20261202140000`, commit: 'abc123', pushStatus: 'pushed' }, verification: startVerification(at, settings) },
-      audit: [],
-    }));
-    return incident!.id;
-  }
-  return {
-    deps, thread, ingest, pushedFix,
-    at: (ms: number) => void (now = ms),
-    merged: (state: MergeState) => void (merge = state),
-    deployed: (marker: DeployMarker) => void (deploy = marker),
-  };
-}
+import { MIN, T0, verifyWorld } from '../support/verify-world.js';
 
 describe('verification after the merge', () => {
   const base = useIncidentStore();
 
   it('looks again while unmerged, then watches from the merge and verifies a quiet family once', async () => {
-    const w = world(base.store);
+    const w = verifyWorld(base.store);
     const id = await w.pushedFix();
     expect(await lookAtFix(id, 0, w.deps())).toEqual({ next: 'again', inMs: MIN });
     expect(await lookAtFix(id, 25, w.deps())).toEqual({ next: 'again', inMs: 3 * MIN });
@@ -98,7 +43,7 @@ describe('verification after the merge', () => {
   });
 
   it('says still failing, and opens the incident again, when events continue after the deploy', async () => {
-    const w = world(base.store);
+    const w = verifyWorld(base.store);
     const id = await w.pushedFix();
     w.merged({ merged: true, mergedAt: new Date(T0).toISOString() });
     await lookAtFix(id, 0, w.deps());
@@ -115,7 +60,7 @@ describe('verification after the merge', () => {
   });
 
   it('waits for the configured deploy marker after the merge, and watches from the deploy', async () => {
-    const w = world(base.store, { windowMinutes: 10, deploy: { kind: 'github-deployment', environment: 'production' } });
+    const w = verifyWorld(base.store, { windowMinutes: 10, deploy: { kind: 'github-deployment', environment: 'production' } });
     const id = await w.pushedFix();
     w.merged({ merged: true, mergedAt: new Date(T0).toISOString(), commit: 'def456' });
     expect(await lookAtFix(id, 0, w.deps())).toEqual({ next: 'again', inMs: MIN });
@@ -132,7 +77,7 @@ describe('verification after the merge', () => {
   });
 
   it('reopens the same verified incident when its family comes back, and says so once', async () => {
-    const w = world(base.store);
+    const w = verifyWorld(base.store);
     const id = await w.pushedFix();
     w.merged({ merged: true, mergedAt: new Date(T0).toISOString() });
     await lookAtFix(id, 0, w.deps());
@@ -155,7 +100,7 @@ describe('verification after the merge', () => {
   });
 
   it('after the regression window, a returning family opens a new incident naming the verified one', async () => {
-    const w = world(base.store);
+    const w = verifyWorld(base.store);
     const id = await w.pushedFix();
     w.merged({ merged: true, mergedAt: new Date(T0).toISOString() });
     await lookAtFix(id, 0, w.deps());
@@ -170,7 +115,7 @@ describe('verification after the merge', () => {
   });
 
   it('a look retried after a crash between the verdict and its message says it then, once', async () => {
-    const w = world(base.store);
+    const w = verifyWorld(base.store);
     const id = await w.pushedFix();
     w.merged({ merged: true, mergedAt: new Date(T0).toISOString() });
     await lookAtFix(id, 0, w.deps());
