@@ -4,7 +4,7 @@ import type { CardRef } from '../domain/incident.js';
 import type { CodeCandidate } from '../ports/analyst.js';
 import type { Chat } from '../ports/chat.js';
 import type { ChecksState, CodeRepository, DeployMarker, FixPublisher, FixRef, MergeState, PublishResult, PullRequests } from '../ports/code.js';
-import type { LogSource, PollResult } from '../ports/log-source.js';
+import type { LogLineHit, LogSource, PollResult } from '../ports/log-source.js';
 import type { VectorHit } from '../ports/retrieval.js';
 import type { InvocationContext } from './registry/effect.js';
 import type { ToolGateway } from './gateway.js';
@@ -57,6 +57,7 @@ export function createGatedPorts(gateway: ToolGateway, ports: PlainPorts, contex
       check: () => logs.check(),
       poll: (checkpoint) => call<PollResult>('logs.poll', checkpoint === undefined ? {} : { checkpoint }),
       window: (query) => call<RawLogLine[]>('logs.window', query),
+      ...(logs.findLine ? { findLine: (service: string, pattern: string, since: string) => call<LogLineHit | undefined>('logs.find-line', { service, pattern, since }) } : {}),
     },
     chat: chat && {
       check: () => chat.check(),

@@ -55,6 +55,19 @@ describe('gated ports', () => {
     expect('deployment' in plain.pullRequests!).toBe(false);
   });
 
+  it('route a deploy-marker log search through the gateway, refusing a pattern out of bounds', async () => {
+    const ports = buildFakePorts();
+    const asked: unknown[] = [];
+    const logs = { ...ports.logs, findLine: async (...args: unknown[]) => (asked.push(args.slice(0, 3)), { at: '2025-03-01T10:05:00.000Z', line: 'deployed version 42' }) };
+    const h = buildHarness(env.redis, env.prefix, { deps: { ...ports, logs } });
+    const gated = createGatedPorts(h.gateway, { ...ports, logs }, { caller: { kind: 'pipeline' }, incidentId: 'inc-3' });
+    expect(await gated.logs!.findLine!('orders-api', 'deployed version', '2025-03-01T10:00:00.000Z')).toEqual({ at: '2025-03-01T10:05:00.000Z', line: 'deployed version 42' });
+    await expect(gated.logs!.findLine!('orders-api', 'x'.repeat(201), '2025-03-01T10:00:00.000Z')).rejects.toMatchObject({ code: 'ERR_VALIDATION_FAILED' });
+    await expect(gated.logs!.findLine!('*', 'deployed', '2025-03-01T10:00:00.000Z')).rejects.toMatchObject({ code: 'ERR_TOOL_WILDCARD_PROHIBITED' });
+    expect(asked).toEqual([['orders-api', 'deployed version', '2025-03-01T10:00:00.000Z']]);
+    expect('findLine' in createGatedPorts(h.gateway, ports, { caller: { kind: 'pipeline' } }).logs!).toBe(false);
+  });
+
   it('turn a refusal into a coded error before the port is reached', async () => {
     const ports = buildFakePorts();
     const h = buildHarness(env.redis, env.prefix, { deps: ports });
