@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RedisClient } from '../adapters/redis/connect.js';
 import { createGitFixPublisher } from '../adapters/git/git-fix-publisher.js';
+import { createGitMergeState } from '../adapters/git/git-merge-state.js';
 import { createGitRepository } from '../adapters/git/git-repository.js';
 import { readHeadRevision } from '../adapters/git/head-revision.js';
 import { createRevisionCachedRepository } from '../adapters/git/revision-cache.js';
@@ -94,9 +95,11 @@ export function createCodeHost({ config, redis, logger, paths, repository }: { c
   const unlockedRepo: CodeRepository = { ...repo, sync: () => gitRepo.sync() };
   const gitPublisher = createGitFixPublisher({ ...git, worktreeRoot: dirs.worktrees, logger, author: { name: config.MEDIC_GIT_AUTHOR_NAME, email: config.MEDIC_GIT_AUTHOR_EMAIL } });
   const [owner, name] = (repository.github ?? '').split('/');
+  const gitMergeState = createGitMergeState(git);
   const pullRequests = auth && owner && name
     ? createGitHubPullRequests({ baseUrl, auth, owner, repo: name, defaultBranch: repository.branch, octokit, logger })
-    : createNoPullRequests({ remote: remoteUrl });
+    // No code host: the fix merged when its branch reached the default branch, read in the same clone under the same lock.
+    : createNoPullRequests({ remote: remoteUrl, mergeState: (fix) => withDataLock(() => gitMergeState(fix)) });
   return {
     repositoryId: repository.id,
     remoteUrl,

@@ -1,7 +1,9 @@
 import type { CatalogRepository, ServiceRoute } from '../domain/catalog/catalog.js';
 import { isInside } from '../domain/catalog/assemble-catalog.js';
 import { ErrorCode, MedicError } from '../domain/errors.js';
-import type { CodeRepository, FixPublisher, PullRequests } from '../ports/code.js';
+import type { CodeRepository, DeployMarker, FixPublisher, FixRef, MergeState, PullRequests } from '../ports/code.js';
+
+type DeployKind = Parameters<NonNullable<PullRequests['deployment']>>[2];
 import type { ServiceCheck } from '../ports/service-check.js';
 import type { ServiceCatalog } from '../ports/service-catalog.js';
 import type { CodeHost } from './create-code-host.js';
@@ -142,6 +144,26 @@ export function createRoutedCodeHost(deps: RoutedCodeHostDeps): RoutedCodeHost {
               const t = await target();
               const read = t?.host.pullRequests.checks?.bind(t.host.pullRequests);
               return read ? read(branch) : 'pending';
+            },
+          }
+        : {}),
+      // After the merge, the same per service: a repository whose host cannot tell answers not
+      // merged and no deploy, and a service without a repository has nothing to follow.
+      ...(deps.catalog.current().repositories.some((r) => host(r).pullRequests.mergeState !== undefined)
+        ? {
+            async mergeState(fix: FixRef): Promise<MergeState> {
+              const t = await target();
+              const read = t?.host.pullRequests.mergeState?.bind(t.host.pullRequests);
+              return read ? read(fix) : { merged: false };
+            },
+          }
+        : {}),
+      ...(deps.catalog.current().repositories.some((r) => host(r).pullRequests.deployment !== undefined)
+        ? {
+            async deployment(commit: string, sinceIso: string, kind: DeployKind, environment?: string): Promise<DeployMarker | undefined> {
+              const t = await target();
+              const read = t?.host.pullRequests.deployment?.bind(t.host.pullRequests);
+              return read ? read(commit, sinceIso, kind, environment) : undefined;
             },
           }
         : {}),

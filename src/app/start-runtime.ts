@@ -11,6 +11,7 @@ import { createSlackSandbox, type SlackSandbox } from '../sandbox/create-slack-s
 import type { Adapters } from './adapters.js';
 import { createServiceCatalog } from './create-service-catalog.js';
 import { medicPaths } from './paths.js';
+import { remoteOf } from './repository-dirs.js';
 import { chatMode, sandboxRefusal, slackSettings } from './chat-mode.js';
 import { ErrorCode, MedicError } from '../domain/errors.js';
 import { createAdapters } from './create-adapters.js';
@@ -61,13 +62,16 @@ export async function startRuntime(
   const slack = chatMode(config) === 'console' ? undefined : slackSettings(config);
   let sandbox: SlackSandbox | undefined;
   // Read once and shared: the sandbox opens the catalog's channels, the adapters route by it.
-  const catalog = await createServiceCatalog(config, medicPaths(config));
+  const paths = medicPaths(config);
+  const catalog = await createServiceCatalog(config, paths);
   if (slack && chatMode(config) === 'sandbox' && (role === 'all' || role === 'web')) {
     const current = catalog.current();
     sandbox = await listenOrExplain(() => createSlackSandbox({
       otherChannels: [current.defaultChannel, ...current.services.map((s) => s.channel)].filter((c) => c !== 'incidents'),
       port: config.MEDIC_SANDBOX_PORT, signingSecret: slack.signingSecret, botToken: slack.botToken, medicEventsUrl: () => eventsUrl.value,
       history: { redis, prefix: config.MEDIC_REDIS_PREFIX },
+      // The page's "Merge fix branch" merges into the local bare remotes (a network remote is never written).
+      localRemotes: () => catalog.current().repositories.map((r) => ({ path: remoteOf(paths, r), branch: r.branch })),
     }), { host: '127.0.0.1', port: config.MEDIC_SANDBOX_PORT, variable: 'MEDIC_SANDBOX_PORT' });
     slack.apiUrl = sandbox.apiUrl;
   }

@@ -3,8 +3,8 @@ import type { RawLogLine } from '../domain/event.js';
 import type { CardRef } from '../domain/incident.js';
 import type { CodeCandidate } from '../ports/analyst.js';
 import type { Chat } from '../ports/chat.js';
-import type { ChecksState, CodeRepository, FixPublisher, PublishResult, PullRequests } from '../ports/code.js';
-import type { LogSource, PollResult } from '../ports/log-source.js';
+import type { ChecksState, CodeRepository, DeployMarker, FixPublisher, FixRef, MergeState, PublishResult, PullRequests } from '../ports/code.js';
+import type { LogLineHit, LogSource, PollResult } from '../ports/log-source.js';
 import type { VectorHit } from '../ports/retrieval.js';
 import type { InvocationContext } from './registry/effect.js';
 import type { ToolGateway } from './gateway.js';
@@ -57,6 +57,7 @@ export function createGatedPorts(gateway: ToolGateway, ports: PlainPorts, contex
       check: () => logs.check(),
       poll: (checkpoint) => call<PollResult>('logs.poll', checkpoint === undefined ? {} : { checkpoint }),
       window: (query) => call<RawLogLine[]>('logs.window', query),
+      ...(logs.findLine ? { findLine: (service: string, pattern: string, since: string) => call<LogLineHit | undefined>('logs.find-line', { service, pattern, since }) } : {}),
     },
     chat: chat && {
       check: () => chat.check(),
@@ -83,6 +84,13 @@ export function createGatedPorts(gateway: ToolGateway, ports: PlainPorts, contex
       check: () => pullRequests.check(),
       open: (input) => call('github.open-pr', input),
       ...(pullRequests.checks ? { checks: (branch: string) => call<ChecksState>('github.checks', { branch }) } : {}),
+      ...(pullRequests.mergeState ? { mergeState: (fix: FixRef) => call<MergeState>('github.merge-state', fix.pullNumber === undefined ? { branch: fix.branch } : { branch: fix.branch, pullNumber: fix.pullNumber }) } : {}),
+      ...(pullRequests.deployment
+        ? {
+            deployment: (commit: string, since: string, kind: 'github-deployment' | 'github-release', environment?: string) =>
+              call<DeployMarker | undefined>('github.deployment', environment === undefined ? { commit, since, kind } : { commit, since, kind, environment }),
+          }
+        : {}),
     },
     searchDocs: (args) => call<VectorHit[]>('docs.search', args),
     searchCode: (args) => call<CodeCandidate[]>('code.search', args),

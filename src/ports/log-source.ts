@@ -34,4 +34,15 @@ export interface LogSource extends Checkable {
   pollStream?(checkpoint: string | undefined, onEvents: (events: ErrorEvent[]) => Promise<void>): Promise<{ checkpoint: string; events: number }>;
   /** Log lines around the event, correlated to its transaction or session. */
   window(query: WindowQuery, options?: ReadOptions): Promise<RawLogLine[]>;
+  /**
+   * The earliest line of `service` at or after `sinceIso` containing `pattern` (literal text,
+   * any case; see domain/log-line-pattern.ts), as a deploy marker; a bounded read.
+   */
+  findLine?(service: string, pattern: string, sinceIso: string, options?: ReadOptions): Promise<LogLineHit | undefined>;
+}
+
+export interface LogLineHit {
+  /** ISO 8601. */
+  at: string;
+  line: string;
 }

@@ -14,6 +14,8 @@ import { SANDBOX_USERS, type SandboxUser } from './sandbox-users.js';
 import { callWebApi } from './web-api.js';
 import { installDir } from '../install-dir.js';
 import { assertLoopbackHost, refuseRequest } from './request-guard.js';
+import { handleMerge, mergeAvailable } from './merge-route.js';
+import type { LocalRemote } from './merge-fix-branch.js';
 
 export interface SlackSandboxOptions {
   port: number;
@@ -30,6 +32,8 @@ export interface SlackSandboxOptions {
   command?: string;
   /** Where the channel history is kept across restarts; in memory only when absent. */
   history?: { redis: RedisClient; prefix: string };
+  /** The local bare remotes fix branches are pushed to, which the page's "Merge fix branch" merges into. */
+  localRemotes?: () => readonly LocalRemote[];
 }
 
 export interface SlackSandbox {
@@ -48,6 +52,7 @@ const PAGE_FILES: Record<string, [string, string]> = {
   '/': ['index.html', 'text/html'],
   '/sandbox.js': ['sandbox.js', 'text/javascript'],
   '/sandbox.css': ['sandbox.css', 'text/css'],
+  '/merge-action.js': ['merge-action.js', 'text/javascript'],
 };
 
 /**
@@ -90,6 +95,11 @@ export async function createSlackSandbox(options: SlackSandboxOptions): Promise<
     }
     if (req.method === 'GET' && url.pathname === '/healthz') return sendJson(res, 200, { ...HEALTH_BODY, part: 'slack sandbox' });
     if (req.method === 'GET' && url.pathname === '/sandbox/state') return sendJson(res, 200, pageState(deps, url.searchParams.get('user') ?? ''));
+    if (url.pathname === '/sandbox/merge') {
+      const merge = { state, users: deps.users, localRemotes: options.localRemotes };
+      if (req.method === 'GET') return sendJson(res, 200, { available: mergeAvailable(merge) });
+      if (req.method === 'POST') return handleMerge(merge, parseArgs(await readBody(req), 'application/json'), res).then(() => history?.save(state));
+    }
     const action = /^\/sandbox\/(click|submit|close|command)$/.exec(url.pathname);
     if (req.method === 'POST' && action?.[1]) {
       await handlePageAction(deps, action[1], parseArgs(await readBody(req), 'application/json'), res);

@@ -94,4 +94,42 @@ describe('the routed code host', () => {
     const { routed } = buildRouted({});
     expect(await routed.repo.check()).toMatchObject({ ok: true, adapter: 'git mono, git web' });
   });
+
+  it("follows the merge and the deploy on the incident's own repository, where its host can tell", async () => {
+    const current: { incident?: string } = {};
+    const asked: string[] = [];
+    const routed = createRoutedCodeHost({
+      catalog: createStaticServiceCatalog(catalog!),
+      hostFor: (repository) => {
+        const h = buildHost(repository.id, [], []);
+        if (repository.id !== 'mono') return h;
+        return {
+          ...h,
+          pullRequests: {
+            ...h.pullRequests,
+            mergeState: async (fix) => (asked.push(`merge ${repository.id} ${fix.branch} ${fix.pullNumber}`), { merged: true, commit: 'c0ffee', mergedAt: '2026-03-01T11:00:00.000Z' }),
+            deployment: async (commit, since, kind, environment) => (asked.push(`deploy ${repository.id} ${commit} ${since} ${kind} ${environment}`), { at: since, marker: 'release v1' }),
+          },
+        };
+      },
+      currentIncident: () => current.incident,
+      serviceOf: async (id) => ({ 'inc-pay': 'pay', 'inc-web': 'web', 'inc-docs': 'docs' })[id],
+    });
+    current.incident = 'inc-pay';
+    expect(await routed.pullRequests.mergeState!({ branch: 'fix/inc-pay-1', pullNumber: 4 })).toEqual({ merged: true, commit: 'c0ffee', mergedAt: '2026-03-01T11:00:00.000Z' });
+    expect(await routed.pullRequests.deployment!('c0ffee', '2026-03-01T11:00:00.000Z', 'github-release', 'production')).toEqual({ at: '2026-03-01T11:00:00.000Z', marker: 'release v1' });
+    // The web repository's host cannot tell, and docs has no repository at all.
+    current.incident = 'inc-web';
+    expect(await routed.pullRequests.mergeState!({ branch: 'fix/inc-web-1' })).toEqual({ merged: false });
+    expect(await routed.pullRequests.deployment!('c0ffee', '2026-03-01T11:00:00.000Z', 'github-deployment')).toBeUndefined();
+    current.incident = 'inc-docs';
+    expect(await routed.pullRequests.mergeState!({ branch: 'fix/inc-docs-1' })).toEqual({ merged: false });
+    expect(asked).toEqual(['merge mono fix/inc-pay-1 4', 'deploy mono c0ffee 2026-03-01T11:00:00.000Z github-release production']);
+  });
+
+  it('has no merge state or deploy marker where no repository can tell', () => {
+    const { routed } = buildRouted({});
+    expect('mergeState' in routed.pullRequests).toBe(false);
+    expect('deployment' in routed.pullRequests).toBe(false);
+  });
 });

@@ -40,6 +40,20 @@ export function describeLogSourceContract(name: string, setup: () => Promise<Log
       }
     }
 
+    it("finds a deploy marker: the service's earliest line since a time containing the text, any case", () => withFixture(async (fx) => {
+      await fx.append([
+        { time: at(-30), level: 'INFO', service: 'checkout', message: 'Deployed version 41' },
+        { time: at(5), level: 'INFO', service: 'ledger', message: 'deployed version 42' },
+        { time: at(10), level: 'INFO', service: 'checkout', message: 'DEPLOYED VERSION 42 on pod a' },
+        { time: at(20), level: 'INFO', service: 'checkout', message: 'deployed version 43' },
+      ]);
+      const hit = await fx.source.findLine!('checkout', 'deployed version', at(0));
+      expect(hit?.at).toBe(at(10));
+      expect(hit?.line).toContain('DEPLOYED VERSION 42 on pod a');
+      expect(await fx.source.findLine!('checkout', 'deployed version', at(30))).toBeUndefined();
+      expect(await fx.source.findLine!('payments', 'deployed version', at(0))).toBeUndefined();
+    }));
+
     it('hands over errors only, normalized, with the stack trace kept whole', () => withFixture(async (fx) => {
       await fx.append([
         { time: at(0), level: 'ERROR', service: 'checkout', message: 'Payment declined', txn: 'T-1', session: 'S-1', frames: FRAMES },

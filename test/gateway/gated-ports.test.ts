@@ -32,6 +32,42 @@ describe('gated ports', () => {
     expect(audit.every((e) => e.outcome === 'allowed' && e.traceId === 'trace-3' && e.actor.kind === 'pipeline')).toBe(true);
   });
 
+  it('route the merge state and the deploy marker through the gateway where the code host has them', async () => {
+    const ports = buildFakePorts();
+    const seen: unknown[] = [];
+    const pullRequests = {
+      ...ports.pullRequests,
+      mergeState: async (fix: { branch: string; pullNumber?: number }) => (seen.push(fix), { merged: true, commit: 'c0ffee1', mergedAt: '2025-03-01T10:00:00.000Z' }),
+      deployment: async (...args: unknown[]) => (seen.push(args), { at: '2025-03-01T10:05:00.000Z', marker: 'release v2' }),
+    };
+    const h = buildHarness(env.redis, env.prefix, { deps: { ...ports, pullRequests } });
+    const gated = createGatedPorts(h.gateway, { ...ports, pullRequests }, { caller: { kind: 'pipeline' }, incidentId: 'inc-3' });
+    expect(await gated.pullRequests!.mergeState!({ branch: 'fix/inc-3-20250301100000', pullNumber: 7 })).toMatchObject({ merged: true, commit: 'c0ffee1' });
+    expect(await gated.pullRequests!.deployment!('c0ffee1', '2025-03-01T10:00:00.000Z', 'github-release')).toEqual({ at: '2025-03-01T10:05:00.000Z', marker: 'release v2' });
+    expect(seen).toEqual([{ branch: 'fix/inc-3-20250301100000', pullNumber: 7 }, ['c0ffee1', '2025-03-01T10:00:00.000Z', 'github-release', undefined]]);
+    await expect(gated.pullRequests!.mergeState!({ branch: 'main' })).rejects.toMatchObject({ code: 'ERR_VALIDATION_FAILED' });
+    await expect(gated.pullRequests!.deployment!('not-a-sha', '2025-03-01T10:00:00.000Z', 'github-release')).rejects.toMatchObject({ code: 'ERR_VALIDATION_FAILED' });
+    expect(seen).toHaveLength(2);
+    expect((await h.audit.list({ incidentId: 'inc-3' })).map((e) => e.details?.tool)).toEqual(expect.arrayContaining(['github.merge-state', 'github.deployment']));
+    // A code host without them: the gated port has neither.
+    const plain = createGatedPorts(h.gateway, ports, { caller: { kind: 'pipeline' } });
+    expect('mergeState' in plain.pullRequests!).toBe(false);
+    expect('deployment' in plain.pullRequests!).toBe(false);
+  });
+
+  it('route a deploy-marker log search through the gateway, refusing a pattern out of bounds', async () => {
+    const ports = buildFakePorts();
+    const asked: unknown[] = [];
+    const logs = { ...ports.logs, findLine: async (...args: unknown[]) => (asked.push(args.slice(0, 3)), { at: '2025-03-01T10:05:00.000Z', line: 'deployed version 42' }) };
+    const h = buildHarness(env.redis, env.prefix, { deps: { ...ports, logs } });
+    const gated = createGatedPorts(h.gateway, { ...ports, logs }, { caller: { kind: 'pipeline' }, incidentId: 'inc-3' });
+    expect(await gated.logs!.findLine!('orders-api', 'deployed version', '2025-03-01T10:00:00.000Z')).toEqual({ at: '2025-03-01T10:05:00.000Z', line: 'deployed version 42' });
+    await expect(gated.logs!.findLine!('orders-api', 'x'.repeat(201), '2025-03-01T10:00:00.000Z')).rejects.toMatchObject({ code: 'ERR_VALIDATION_FAILED' });
+    await expect(gated.logs!.findLine!('*', 'deployed', '2025-03-01T10:00:00.000Z')).rejects.toMatchObject({ code: 'ERR_TOOL_WILDCARD_PROHIBITED' });
+    expect(asked).toEqual([['orders-api', 'deployed version', '2025-03-01T10:00:00.000Z']]);
+    expect('findLine' in createGatedPorts(h.gateway, ports, { caller: { kind: 'pipeline' } }).logs!).toBe(false);
+  });
+
   it('turn a refusal into a coded error before the port is reached', async () => {
     const ports = buildFakePorts();
     const h = buildHarness(env.redis, env.prefix, { deps: ports });

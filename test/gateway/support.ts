@@ -148,6 +148,7 @@ export function exampleArgs(tool: string): Record<string, unknown> {
   const proposal = buildProposal();
   const examples: Record<string, Record<string, unknown>> = {
     'logs.poll': { checkpoint: 'c0' },
+    'logs.find-line': { service: 'orders-api', pattern: 'deployed version', since: '2025-03-01T10:00:00.000Z' },
     'logs.window': { event: buildEvent(), beforeMs: 300_000, afterMs: 300_000, limit: 200 },
     'docs.search': { query: 'null pointer in orders', service: 'orders-api', limit: 5 },
     'code.search': { query: 'OrderRepository', limit: 5 },
@@ -164,6 +165,8 @@ export function exampleArgs(tool: string): Record<string, unknown> {
     'git.publish-fix': { incidentId: 'inc-1', branch: 'fix/inc-1-20250301100000', proposal, message: 'Fix orders' },
     'github.open-pr': { branch: 'fix/inc-1-20250301100000', title: 'Fix orders', body: 'body' },
     'github.checks': { branch: 'fix/inc-1-20250301100000' },
+    'github.merge-state': { branch: 'fix/inc-1-20250301100000', pullNumber: 7 },
+    'github.deployment': { commit: 'a1b2c3d4e5f6', since: '2025-03-01T10:00:00.000Z', kind: 'github-deployment', environment: 'production' },
     'diagnostics.pod-logs': { service: 'orders-api', namespace: 'prod', lines: 100 },
     'deploy.scale': { service: 'orders-api', namespace: 'prod', replicas: 4 },
     'db.failover': { cluster: 'orders-db', region: 'eu-west-1' },

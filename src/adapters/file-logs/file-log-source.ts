@@ -1,7 +1,9 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { ErrorEvent, type RawLogLine } from '../../domain/event.js';
-import type { LogSource, PollResult, WindowQuery } from '../../ports/log-source.js';
+import type { LogLineHit, LogSource, PollResult, WindowQuery } from '../../ports/log-source.js';
+import { assertLogLinePattern, lineMatches } from '../../domain/log-line-pattern.js';
+import { firstLineOf, sinceMsOf } from '../../domain/log-line-hit.js';
 import { isPlainHeader, parseJsonRecord, parsePlainRecord, serviceOfFile, severityOf, type FileLogRecord } from './parse-entry.js';
 import { createWindowIndex, type FileLine, type RecordSpan } from './window-index.js';
 
@@ -211,6 +213,24 @@ export function createFileLogSource(options: FileLogSourceOptions): LogSource {
         },
       });
       return records.map((record) => ({ ...record, message: record.raw }));
+    },
+    // Each file's newest bytes (the per-poll read budget): a deploy marker is recent by nature.
+    async findLine(service, pattern, sinceIso): Promise<LogLineHit | undefined> {
+      const text = assertLogLinePattern(pattern);
+      const since = sinceMsOf(sinceIso);
+      let best: { ms: number; line: string } | undefined;
+      for (const path of await listLogFiles(options.dir)) {
+        const size = (await stat(path).catch(() => undefined))?.size ?? 0;
+        const from = Math.max(0, size - maxRead);
+        const { lines } = await readLines(path, from, maxRead);
+        // Read from inside the file, the first line is a fragment of one.
+        for (const { record } of toSpans(path, from > 0 ? lines.slice(1) : lines, () => undefined)) {
+          const ms = Date.parse(record.time);
+          if (record.service !== service || !(ms >= since) || (best && ms >= best.ms) || !lineMatches(record.raw, text)) continue;
+          best = { ms, line: firstLineOf(record.raw) };
+        }
+      }
+      return best && { at: new Date(best.ms).toISOString(), line: best.line };
     },
     async check() {
       const info = await stat(options.dir).catch(() => undefined);

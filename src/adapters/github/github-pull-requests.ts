@@ -1,7 +1,8 @@
 /**
  * PullRequests on GitHub: a draft PR from the fix branch to the default branch (a normal one where
  * drafts are unsupported), reused when one is already open for the branch; plus the PR head's
- * check runs for the follow-up watch.
+ * check runs for the follow-up watch, and after the merge, whether it merged and the first deploy
+ * containing it (github-verify.ts).
  */
 import type { Octokit } from '@octokit/rest';
 import { ErrorCode, MedicError } from '../../domain/errors.js';
@@ -9,6 +10,7 @@ import { redactSecrets } from '../../domain/untrusted/redact.js';
 import type { PullRequestInput, PullRequests } from '../../ports/code.js';
 import { createGitHubClient, type GitHubClientOptions } from './github-client.js';
 import { asGitHubError, githubErrorText } from './github-errors.js';
+import { createGitHubVerify } from './github-verify.js';
 
 export interface GitHubPullRequestsOptions extends GitHubClientOptions {
   owner: string;
@@ -74,8 +76,11 @@ export function createGitHubPullRequests(options: GitHubPullRequestsOptions): Gi
     }
   }
 
+  const verify = createGitHubVerify({ octokit, owner, repo });
   const pullRequests: GitHubPullRequests = {
     open,
+    mergeState: (fix) => verify.mergeState(fix),
+    deployment: (commit, sinceIso, kind, environment) => verify.deployment(commit, sinceIso, kind, environment),
     async requestReviewers(pullNumber, request) {
       try {
         await octokit.rest.pulls.requestReviewers({ owner, repo, pull_number: pullNumber, reviewers: request.users, team_reviewers: request.teams });

@@ -2,7 +2,7 @@ import type { WindowQuery } from '../../ports/log-source.js';
 import type { NormalizeOptions } from './normalize-row.js';
 import type { SplunkCheckpoint } from './poll-checkpoint.js';
 import type { SearchRequest } from './splunk-client.js';
-import { anyOf, buildSearch, term } from './spl.js';
+import { anyOf, buildSearch, quoteSpl, term } from './spl.js';
 
 export interface PollBounds {
   overlapS: number;
@@ -52,5 +52,19 @@ export function buildWindowSearch(base: { head: string; tail: string }, query: W
     search: buildSearch(base, [scope, sessionScope], [`head ${query.limit}`, 'sort 0 _time']),
     earliestTime: ((at - query.beforeMs) / 1000).toFixed(3),
     latestTime: ((at + query.afterMs + 1) / 1000).toFixed(3),
+  };
+}
+
+/** Rows a deploy-marker search reads at most: the earliest few lines with the text. */
+export const LINE_CANDIDATES = 20;
+
+/**
+ * The service's lines since `sinceMs` containing the pattern, earliest first: the pattern is one
+ * quoted term (literal text), the service any of its fields, and the read is capped.
+ */
+export function buildLineSearch(base: { head: string; tail: string }, service: string, pattern: string, sinceMs: number, o: NormalizeOptions): SearchRequest {
+  return {
+    search: buildSearch(base, [anyOf(o.serviceFields.map((field) => term(field, service))), quoteSpl(pattern)], ['sort 0 _time', `head ${LINE_CANDIDATES}`]),
+    earliestTime: (sinceMs / 1000).toFixed(3),
   };
 }

@@ -8,7 +8,9 @@ import { decodeCheckpoint, encodeCheckpoint, seenWithin } from './poll-checkpoin
 import { createSplunkClient, type SplunkClient } from './splunk-client.js';
 import type { SplunkLogSourceOptions } from './splunk-options.js';
 import { assertFieldName, splitBaseSearch } from './spl.js';
-import { buildPollSearch, buildWindowSearch } from './search-builders.js';
+import { buildLineSearch, buildPollSearch, buildWindowSearch } from './search-builders.js';
+import { assertLogLinePattern, lineMatches } from '../../domain/log-line-pattern.js';
+import { firstLineOf, sinceMsOf } from '../../domain/log-line-hit.js';
 
 export type SplunkLogSource = LogSource & { close(): void };
 
@@ -89,6 +91,20 @@ export function createSplunkLogSource(options: SplunkLogSourceOptions, client: S
         .flatMap((row) => toLogLine(row, normalize) ?? [])
         .sort((a, b) => a.time.localeCompare(b.time))
         .slice(0, query.limit);
+    },
+
+    async findLine(service, pattern, sinceIso, readOptions) {
+      const text = assertLogLinePattern(pattern);
+      const since = sinceMsOf(sinceIso);
+      const rows = await client.search({ ...buildLineSearch(windowBase, service, text, since, normalize), signal: readOptions?.signal }).catch((error: unknown) => {
+        throw asMedicError(error);
+      });
+      // Splunk matches the quoted term by its tokens; the line must hold the text itself.
+      const hit = rows
+        .flatMap((row) => toLogLine(row, normalize) ?? [])
+        .filter((l) => Date.parse(l.time) >= since && lineMatches(l.message, text))
+        .sort((a, b) => Date.parse(a.time) - Date.parse(b.time))[0];
+      return hit && { at: new Date(hit.time).toISOString(), line: firstLineOf(hit.message) };
     },
 
     async check() {

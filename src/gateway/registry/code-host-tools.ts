@@ -74,5 +74,38 @@ export function createCodeHostTools(deps: { publisher?: FixPublisher; pullReques
         return read ? read(args.branch) : missing('Check runs on the code host');
       },
     }),
+    defineTool({
+      effect: 'READ_ONLY', permission: 'read', reversible: true, upstream: 'code-host',
+      name: 'github.merge-state',
+      // Without a code host this fetches the default branch into Medic's clone, under its lock.
+      timeoutMs: 120_000,
+      summary: 'Read whether a fix branch (or its pull request) was merged into the default branch',
+      schema: z.strictObject({ branch: fixBranch(), pullNumber: z.number().int().positive().max(1_000_000_000).optional() }),
+      identifiers: [['branch']],
+      available: pullRequests?.mergeState !== undefined,
+      handler: (args) => {
+        const read = pullRequests?.mergeState?.bind(pullRequests);
+        return read ? read(args) : missing('Merge state on the code host');
+      },
+    }),
+    defineTool({
+      effect: 'READ_ONLY', permission: 'read', reversible: true, upstream: 'code-host',
+      name: 'github.deployment',
+      // A list, then a bounded number of compares and status reads.
+      timeoutMs: 60_000,
+      summary: 'Find the first deployment or release containing a merged commit',
+      schema: z.strictObject({
+        commit: z.string().regex(/^[0-9a-f]{7,40}$/i, 'must be a commit sha'),
+        since: z.string().datetime({ offset: true }),
+        kind: z.enum(['github-deployment', 'github-release']),
+        environment: explicitName().optional(),
+      }),
+      identifiers: [['environment']],
+      available: pullRequests?.deployment !== undefined,
+      handler: (args) => {
+        const read = pullRequests?.deployment?.bind(pullRequests);
+        return read ? read(args.commit, args.since, args.kind, args.environment) : missing('Deploy markers on the code host');
+      },
+    }),
   ];
 }

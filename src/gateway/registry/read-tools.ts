@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_LOG_PATTERN } from '../../domain/log-line-pattern.js';
 import { ErrorEvent } from '../../domain/event.js';
 import type { CodeCandidate } from '../../ports/analyst.js';
 import type { CodeRepository } from '../../ports/code.js';
@@ -70,6 +71,25 @@ export function createReadTools(deps: ReadToolDeps): AnyToolSpec[] {
       available: logs !== undefined,
       ...(logs?.timeoutMs ? { timeoutMs: logs.timeoutMs } : {}),
       handler: (args, ctx) => (logs ?? missing('The log source')).window(args, { signal: ctx.signal }),
+    }),
+    defineTool({
+      ...read,
+      name: 'logs.find-line',
+      summary: "Find the first log line of a service since a time containing a deploy marker's text",
+      upstream: 'logs',
+      schema: z.strictObject({
+        service: explicitName(),
+        // Literal text (domain/log-line-pattern.ts): never a regular expression.
+        pattern: z.string().min(1).max(MAX_LOG_PATTERN),
+        since: z.string().datetime({ offset: true }),
+      }),
+      identifiers: [['service']],
+      available: logs?.findLine !== undefined,
+      ...(logs?.timeoutMs ? { timeoutMs: logs.timeoutMs } : {}),
+      handler: (args, ctx) => {
+        const find = logs?.findLine?.bind(logs);
+        return find ? find(args.service, args.pattern, args.since, { signal: ctx.signal }) : missing('Finding log lines in the log source');
+      },
     }),
     defineTool({
       ...read,

@@ -4,6 +4,8 @@
 // forwards them to Medic exactly as Slack would. Every node is built with textContent: untrusted
 // text from a card can never become markup here.
 
+import { addMergeAction } from './merge-action.js';
+
 const $ = (selector) => document.querySelector(selector);
 const el = (tag, className, text) => {
   const node = document.createElement(tag);
@@ -164,6 +166,7 @@ function render(state) {
       const thread = el('div', 'thread');
       thread.append(el('div', 'meta', `${replies.length} repl${replies.length === 1 ? 'y' : 'ies'}`));
       for (const reply of replies) thread.append(renderMessage(reply, `reply${reply.ephemeral ? ' ephemeral' : ''}`));
+      addMergeAction(thread, replies);
       node.append(thread);
     }
     list.append(node);
