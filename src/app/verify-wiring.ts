@@ -54,8 +54,14 @@ export function createVerifyParts(w: VerifyWiring): VerifyParts | undefined {
   const maxWaitMs = config.MEDIC_VERIFY_MAX_DAYS * DAY_MS;
   // A closed incident's record lives for the retention; it holds its family a minute less, so no event is counted into a record Redis dropped.
   const regressionHoldMs = config.MEDIC_RETENTION_DAYS > 0 ? config.MEDIC_RETENTION_DAYS * DAY_MS - 60_000 : 30 * DAY_MS;
+  const findLine = adapters.logs.findLine?.bind(adapters.logs);
   const deps: VerifyDeps = {
     store: w.store, deliveries: w.deliveries, pullRequests: adapters.pullRequests, settingsFor,
+    // The line is log text: the marker names its time and the pattern, never the line itself.
+    ...(findLine ? { findDeployLine: async (service: string, pattern: string, since: string) => {
+      const hit = await findLine(service, pattern, since);
+      return hit ? { at: hit.at, marker: `log line "${pattern.slice(0, 120)}"` } : undefined;
+    } } : {}),
     ...(w.renderChart ? { renderChart: w.renderChart } : {}),
     ...(w.postTimeline ? { postTimeline: w.postTimeline } : {}),
     observe: (service, milestone, seconds) => w.metrics.timeTo.observe({ service, milestone }, seconds),
