@@ -47,7 +47,9 @@ ${verify}
 
 async function pushedWithPullRequest(w: World, medic: Medic): Promise<Incident> {
   const waiting = await awaitIncident(w, medic, ['awaiting_approval']);
-  return approveAndAwaitPullRequest(w, medic, waiting);
+  await approveAndAwaitPullRequest(w, medic, waiting);
+  // The watch begins with the fix round's end, a step after the PR.
+  return w.waitFor(stateOf(medic, waiting.id, (i) => i.state === 'fixed'), 'the fix round to end');
 }
 
 /** Merges the fix's PR on the loopback GitHub, as the merge button does, `agoMs` ago. */
