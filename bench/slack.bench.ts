@@ -59,7 +59,7 @@ function enqueueOnly(): { commands: IncidentCommands; queue: string[] } {
     queue.push('apply-fix');
     return { ok: false, code: 'ERR_UNAUTHORIZED', message: 'queued' };
   };
-  const commands = { approve: enqueue, reject: enqueue, rerun: enqueue, feedback: enqueue, status: async () => undefined, list: async () => [] } as IncidentCommands;
+  const commands = { approve: enqueue, reject: enqueue, rerun: enqueue, feedback: enqueue, status: async () => undefined, list: async () => [], awaitingVerification: async () => [], timeline: async () => undefined } as IncidentCommands;
   return { commands, queue };
 }
 

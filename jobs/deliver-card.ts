@@ -7,6 +7,7 @@ import type { CardRef, Incident } from '../src/domain/incident.js';
 import { isOverflowFingerprint } from '../src/domain/storm-policy.js';
 import type { Logger } from '../src/observability/logger.js';
 import type { Metrics } from '../src/observability/metrics.js';
+import { observeTimeTo } from '../src/observability/time-to.js';
 import type { CardDeliveryState, SentCard } from '../src/ports/card-delivery.js';
 import type { Chat, ChatMessage } from '../src/ports/chat.js';
 import type { IncidentStore } from '../src/ports/incident-store.js';
@@ -118,10 +119,13 @@ async function deliver(incident: Incident, priority: Priority, deps: DeliverCard
     const posted = card;
     const at = deps.clock().toISOString();
     const action = overflowFamilies ? 'incident.overflow-card' : 'incident.card-posted';
-    incident = await deps.store.update(incident.id, (current) =>
-      current.card ? undefined : { incident: { ...current, card: posted, updatedAt: at }, audit: [{ at, action, outcome: 'done', actor: PIPELINE_ACTOR, details: { title: current.title } }] },
-    );
+    let firstPost = false;
+    incident = await deps.store.update(incident.id, (current) => {
+      firstPost = !current.card;
+      return current.card ? undefined : { incident: { ...current, card: posted, updatedAt: at }, audit: [{ at, action, outcome: 'done', actor: PIPELINE_ACTOR, details: { title: current.title, channel: posted.channel } }] };
+    });
     deps.metrics.cardDeliveries.inc({ outcome: 'posted' });
+    if (firstPost) observeTimeTo(deps.metrics, incident, 'card', at);
   }
   if (longDiff && incident.proposal) {
     const parts = presentThreadDiff(incident);

@@ -172,7 +172,7 @@ export function createMedic(parts: MedicParts): Medic {
     enqueueFix: (id, hash, round) => queues.enqueueFix(id, hash, round),
   };
   const commands = createIncidentCommands({
-    ...fixOrders, audit, authority: adapters.authority, clock,
+    ...fixOrders, audit, authority: adapters.authority, clock, metrics,
     enqueueAnalysis: (id, round) => queues.enqueueAnalysis(id, round),
     announce: createDecisionAnnouncer({ deliveries, logger, stats: (id) => store.stats(id) }),
     learn: (incident) => learn(incident),

@@ -16,6 +16,7 @@ const COMMANDS: Record<string, LoadCommand> = {
   doctor: async () => (await import('./commands/doctor.js')).createDoctorCommand(bootMedic),
   incidents: async () => (await import('./commands/incidents.js')).createIncidentsCommand(bootReader),
   show: async () => (await import('./commands/show.js')).createShowCommand(bootReader),
+  postmortem: async () => (await import('./commands/postmortem.js')).createPostmortemCommand(bootReader),
   approve: async () => (await import('./commands/decide.js')).createDecideCommand('approve', bootMedic),
   reject: async () => (await import('./commands/decide.js')).createDecideCommand('reject', bootMedic),
   replay: async () => (await import('./commands/replay.js')).createReplayCommand(bootMedic),

@@ -37,6 +37,6 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     cardDeliveryFailures: new Counter({ name: 'medic_card_delivery_failures_total', help: "Failed card deliveries by Slack's reason (ratelimited, timeout, channel_not_found, …); each is retried", labelNames: ['reason'], registers }),
     cardsFailing: new Gauge({ name: 'medic_cards_failing', help: 'Incidents whose card Slack has not taken yet (retrying)', registers }),
     slackStaleUpdates: new Counter({ name: 'medic_slack_stale_updates_total', help: 'Card updates skipped because a newer render was already sent', registers }),
-    timeTo: new Histogram({ name: 'medic_time_to_seconds', help: "Seconds from an incident's first event to its card, decision, push, merge and verified quiet, per service", labelNames: ['service', 'milestone'], buckets: [10, 30, 60, 300, 900, 1800, 3600, 4 * 3600, 12 * 3600, 86_400, 3 * 86_400, 7 * 86_400], registers }),
+    timeTo: new Histogram({ name: 'medic_time_to_seconds', help: "Seconds from an incident's first event (its log time; Medic's opening time when that stamp is unparseable, later than the opening, or over a day older: a replay of old logs) to its card, decision, push, merge and verified quiet, per service", labelNames: ['service', 'milestone'], buckets: [10, 30, 60, 300, 900, 1800, 3600, 4 * 3600, 12 * 3600, 86_400, 3 * 86_400, 7 * 86_400], registers }),
   };
 }

@@ -6,6 +6,7 @@ import { redactSecrets } from '../domain/untrusted/redact.js';
 import { inertGitText } from '../domain/untrusted/inert-git-text.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
+import { observeTimeTo } from '../observability/time-to.js';
 import type { IncidentStore } from '../ports/incident-store.js';
 import { presentThreadReply } from '../presenters/thread-reply.js';
 import { clipSubject } from '../domain/commit-subject.js';
@@ -71,6 +72,7 @@ export async function runFix(incidentId: string, proposalHash: string, deps: Fix
       const published = await deps.publisher.publish({ incidentId, branch, proposal, message: commitMessage(incident) });
       const fix: FixResult = { branch: published.branch, commit: published.commit, pushStatus: published.pushStatus, pushError: published.pushError };
       await record('publish', { fix }, { branch: fix.branch, commit: fix.commit, pushStatus: fix.pushStatus });
+      if (fix.pushStatus === 'pushed' && incident.fix?.commit === fix.commit) observeTimeTo(deps.metrics, incident, 'push', incident.steps.publish?.at ?? now());
     } catch (error) {
       if (isMedicError(error) && !error.transient) return finishFailed(incident, error.message, deps);
       throw error;

@@ -1,4 +1,6 @@
 import type { AuditEvent } from '../domain/audit.js';
+import type { ErrorEvent } from '../domain/event.js';
+import { isAwaitingVerification } from '../domain/verification.js';
 import { FIX_STEPS, canTransition, transition, type Actor, type Incident } from '../domain/incident.js';
 import type { FixOrder, IncidentStore } from '../ports/incident-store.js';
 import type { AuditLog } from '../ports/audit.js';
@@ -6,6 +8,8 @@ import type { Authority } from '../ports/authority.js';
 import type { Caller, CommandResult, IncidentCommands, IncidentView, Viewer } from './incident-commands.js';
 import { dispatchFixOrder } from './dispatch-fix-orders.js';
 import { plainStatusWord } from '../presenters/status-words.js';
+import type { Metrics } from '../observability/metrics.js';
+import { observeTimeTo } from '../observability/time-to.js';
 
 export interface CommandDeps {
   store: IncidentStore;
@@ -19,6 +23,8 @@ export interface CommandDeps {
   announce?: (incident: Incident) => Promise<void>;
   /** Writes a decided or resolved incident back to the documents, so Medic learns from it. */
   learn?: (incident: Incident) => Promise<void>;
+  /** Where the time from the first event to the decision is observed (`medic_time_to_seconds`). */
+  metrics?: Pick<Metrics, 'timeTo'>;
   clock: () => Date;
 }
 
@@ -31,6 +37,10 @@ const OPEN_STATES = ['new', 'analyzing', 'awaiting_approval', 'reported', 'appro
 export interface IncidentReads {
   status(incidentId: string): Promise<IncidentView | undefined>;
   list(options?: { openOnly?: boolean; limit?: number }): Promise<IncidentView[]>;
+  /** The incident's kept sample events (the postmortem reads who was affected from them). */
+  samples(incidentId: string): Promise<ErrorEvent[]>;
+  /** Fixed incidents whose merged fix is still being watched (see isAwaitingVerification). */
+  awaitingVerification(limit?: number): Promise<IncidentView[]>;
 }
 
 export function createIncidentReads(store: IncidentStore): IncidentReads {
@@ -43,6 +53,12 @@ export function createIncidentReads(store: IncidentStore): IncidentReads {
     async list(options = {}) {
       const incidents = await store.list({ states: options.openOnly ? [...OPEN_STATES] : undefined, limit: options.limit ?? 50 });
       return Promise.all(incidents.map(view));
+    },
+    samples: (incidentId) => store.recentEvents(incidentId),
+    async awaitingVerification(limit = 200) {
+      // A watch starts at the push, so its incident is fixed (a verdict moves it on).
+      const fixed = await store.list({ states: ['fixed'], limit });
+      return Promise.all(fixed.filter((incident) => isAwaitingVerification(incident.verification)).map(view));
     },
   };
 }
@@ -107,6 +123,7 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
     if (decided.decision?.at !== at || decided.state !== verdict) {
       return { ok: false, code: 'ERR_CONFLICT', message: `Incident ${incident.id} was decided by someone else a moment ago.` };
     }
+    if (deps.metrics) observeTimeTo(deps.metrics, decided, 'decision', at);
     if (verdict === 'approved') {
       await dispatchFixOrder(deps, fixOrderOf(decided, input.caller.userId));
     } else {
@@ -114,6 +131,16 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
     }
     await deps.announce?.(decided);
     return { ok: true, view: await view(decided), message: verdict === 'approved' ? 'Approved — pushing the fix.' : 'Rejected.' };
+  }
+
+  async function status(incidentId: string, viewer: Viewer): Promise<IncidentView | undefined> {
+    const found = await reads.status(incidentId);
+    if (!found) return undefined;
+    if (!(await (await readScope(viewer))(found.incident))) {
+      await deny('incident.read', viewer.caller, incidentId, 'ERR_UNAUTHORIZED', `read outside the incident's channel (${viewer.channel ?? 'no channel'}) by someone not in MEDIC_READERS nor among the service's readers`);
+      return undefined;
+    }
+    return found;
   }
 
   return {
@@ -149,20 +176,22 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
       const given = restarted.review?.reason ? ' with your reason' : '';
       return { ok: true, view: await view(restarted), message: `Re-running the analysis and the fix proposal for ${incidentId}${given}; the previous proposal is shown to the analyst so it is not repeated blindly.` };
     },
-    async status(incidentId, viewer) {
-      const found = await reads.status(incidentId);
-      if (!found) return undefined;
-      if (!(await (await readScope(viewer))(found.incident))) {
-        await deny('incident.read', viewer.caller, incidentId, 'ERR_UNAUTHORIZED', `read outside the incident's channel (${viewer.channel ?? 'no channel'}) by someone not in MEDIC_READERS nor among the service's readers`);
-        return undefined;
-      }
-      return found;
-    },
+    status,
     async list(viewer, options = {}) {
       const readable = await readScope(viewer);
       const found = await reads.list(options);
       const allowed = await Promise.all(found.map((f) => readable(f.incident)));
       return found.filter((_f, i) => allowed[i]);
+    },
+    async awaitingVerification(viewer) {
+      const readable = await readScope(viewer);
+      const found = await reads.awaitingVerification();
+      const allowed = await Promise.all(found.map((f) => readable(f.incident)));
+      return found.filter((_f, i) => allowed[i]);
+    },
+    async timeline(incidentId, viewer) {
+      const view = await status(incidentId, viewer);
+      return view ? { view, trail: await deps.audit.list({ incidentId }) } : undefined;
     },
     async feedback({ incidentId, caller, target, vote }) {
       const refused = await authorize('incident.feedback', caller, incidentId);

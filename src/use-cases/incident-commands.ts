@@ -1,3 +1,4 @@
+import type { AuditEvent } from '../domain/audit.js';
 import type { EventRate } from '../domain/event-rate.js';
 import type { Incident, IncidentStats } from '../domain/incident.js';
 
@@ -46,6 +47,10 @@ export interface IncidentCommands {
   status(incidentId: string, viewer: Viewer): Promise<IncidentView | undefined>;
   /** The incidents the viewer may read where they ask. */
   list(viewer: Viewer, options?: { openOnly?: boolean; limit?: number }): Promise<IncidentView[]>;
+  /** The fixed incidents the viewer may read whose merged fix is still being watched (merge, deploy, quiet window). */
+  awaitingVerification(viewer: Viewer): Promise<IncidentView[]>;
+  /** The incident and its audit records (for `/medic timeline`), read under the same rule as `status`. */
+  timeline(incidentId: string, viewer: Viewer): Promise<{ view: IncidentView; trail: AuditEvent[] } | undefined>;
   /** Counts only from approvers: a vote labels the documents Medic learns from. */
   feedback(input: { incidentId: string; caller: Caller; target: 'rca' | 'fix'; vote: 'up' | 'down' }): Promise<CommandResult>;
 }

@@ -13,6 +13,7 @@ describe('the command line', () => {
     world = await createWorld({ llm: 'offline' });
     const { code, out } = await cli({ ...world.env, MEDIC_CHAT: 'auto', MEDIC_SANDBOX_PORT: '9' }, 'doctor');
     expect(out).toContain('All services work.');
+    expect(out).toMatch(/verification\s+none awaiting/);
     expect(code).toBe(0);
     for (const name of ['redis', 'log source', 'chat', 'llm', 'embedder', 'vector store']) expect(out).toMatch(new RegExp(`ok\\s+${name}`));
   }, 60_000);

@@ -10,7 +10,7 @@ import { ROOT } from '../support/medic-world.js';
 
 const run = promisify(execFile);
 const HEAVY = ['@slack/bolt', 'bullmq', 'openai', 'ioredis'];
-const COMMANDS = ['doctor', 'incidents', 'show', 'approve', 'reject', 'replay', 'templates', 'locate', 'docs', 'audit', 'catalog'];
+const COMMANDS = ['doctor', 'incidents', 'show', 'approve', 'reject', 'replay', 'templates', 'locate', 'docs', 'audit', 'catalog', 'postmortem'];
 
 let dir: string | undefined;
 afterEach(async () => {

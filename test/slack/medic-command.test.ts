@@ -76,6 +76,30 @@ describe('/medic', () => {
     expect(h.commands.calls.filter((c) => c.method === 'rerun').at(-1)?.input).toMatchObject({ incidentId: 'inc-cmd-2', reason: 'checks failed', confirmed: true });
   });
 
+  it('timeline shows the escaped timeline from the audit trail; an incident it cannot read is not shown', async () => {
+    h.commands.trails.set('inc-cmd-1', [
+      { at: '2024-03-09T16:00:01.000Z', action: 'step.intake', outcome: 'done', actor: { kind: 'pipeline', id: 'medic' }, details: { service: 'checkout', severity: 'error', firstEventAt: '2024-03-09T16:00:00.000Z' } },
+      { at: '2024-03-09T16:05:00.000Z', action: 'incident.reject', outcome: 'allowed', actor: { kind: 'user', id: 'U0APPROVER', name: 'dana' }, reason: 'wrong <!channel> <https://evil.example|fix>' },
+    ]);
+    const { blocks } = await slash('timeline inc-cmd-1');
+    expect(blocks).toContain('Timeline of');
+    expect(blocks).toContain('2024-03-09 16:00:00 UTC');
+    expect(blocks).toContain('First event in checkout (error)');
+    expect(blocks).toContain('by dana');
+    expect(blocks).not.toContain('<!channel>');
+    expect(blocks).not.toContain('<https://evil.example');
+    expect(h.commands.calls.filter((c) => c.method === 'timeline').at(-1)?.input).toMatchObject({ incidentId: 'inc-cmd-1', viewer: { caller: { userId: 'U0APPROVER' }, channel: h.sandbox.channelId } });
+    expect((await slash('timeline inc-nope')).blocks).toContain('No incident inc-nope that you can read here');
+  });
+
+  it('list shows the fixes awaiting verification, with their count by stage', async () => {
+    h.commands.add(buildAnalysedIncident({ id: 'inc-cmd-3', state: 'fixed', fix: { branch: 'fix/inc-cmd-3-1', commit: 'c', pushStatus: 'pushed' }, verification: { status: 'awaiting_merge', since: '2024-03-09T16:05:00.000Z', windowMinutes: 30, looks: 0 } }));
+    const { answer, blocks } = await slash('list');
+    expect(blocks).toContain('Awaiting verification* (1: 1 awaiting merge)');
+    expect(blocks).toContain('inc-cmd-3');
+    expect(answer.text).toContain('awaiting verification: 1');
+  });
+
   it('status of an unknown incident says so', async () => {
     const { blocks } = await slash('status inc-nope');
     expect(blocks).toContain('No incident');
@@ -96,6 +120,9 @@ describe('parseMedicCommand', () => {
     ['help', { kind: 'help' }],
     ['LIST', { kind: 'list' }],
     ['status inc-1', { kind: 'status', incidentId: 'inc-1' }],
+    ['timeline inc-1', { kind: 'timeline', incidentId: 'inc-1' }],
+    ['timeline', { kind: 'help', unknown: 'timeline' }],
+    ['timeline a b', { kind: 'help', unknown: 'timeline a b' }],
     ['  fix   inc-2 ', { kind: 'fix', incidentId: 'inc-2' }],
     ['fix', { kind: 'help', unknown: 'fix' }],
     ['fix a because it is wrong', { kind: 'fix', incidentId: 'a', reason: 'because it is wrong' }],

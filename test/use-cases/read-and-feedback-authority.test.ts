@@ -27,7 +27,11 @@ describe('who may read incidents and label them', () => {
     learned.length = 0;
     for (const [id, channel] of [['inc-a', 'C-PAYMENTS'], ['inc-b', 'C-CHECKOUT']] as const) {
       const event = buildEvent({ id: `e-${id}`, message: `boom ${id}` });
-      const incident: Incident = { ...buildIncident({ id, firstEvent: event }), state: 'fixed', card: { channel, ts: '1.1' } };
+      const incident: Incident = {
+        ...buildIncident({ id, firstEvent: event }), state: 'fixed', card: { channel, ts: '1.1' },
+        // inc-a's merged fix is still watched; inc-b's watch ended.
+        verification: { status: id === 'inc-a' ? 'watching' : 'verified', since: '2026-11-30T09:30:00.000Z', windowMinutes: 30, looks: 1 },
+      };
       await store.ingest([{ event, fingerprint: `fp-${id}`, candidate: incident }], Date.now());
     }
     commands = createIncidentCommands({
@@ -62,6 +66,22 @@ describe('who may read incidents and label them', () => {
     expect(await ids('U-ANYONE', 'C-CHECKOUT')).toEqual(['inc-b']);
     expect(await ids('U-ANYONE', 'D-DIRECT')).toEqual([]);
     expect(await ids('U-SRE', 'D-DIRECT')).toEqual(['inc-a', 'inc-b']);
+  });
+
+  it('the timeline is read under the same rule as status: its channel, or a reader anywhere (refusals audited)', async () => {
+    const inChannel = await commands.timeline('inc-a', { caller: member('U-ANYONE'), channel: 'C-PAYMENTS' });
+    expect(inChannel?.view.incident.id).toBe('inc-a');
+    expect(inChannel?.trail).toEqual(await audit.list({ incidentId: 'inc-a' }));
+    expect(await commands.timeline('inc-a', { caller: member('U-ANYONE'), channel: 'C-CHECKOUT' })).toBeUndefined();
+    expect((await commands.timeline('inc-a', { caller: member('U-SRE'), channel: 'D-DIRECT' }))?.view.incident.id).toBe('inc-a');
+    expect((await audit.list({ incidentId: 'inc-a' })).filter((a) => a.action === 'incident.read').map((a) => [a.outcome, a.actor.id])).toEqual([['denied', 'U-ANYONE']]);
+  });
+
+  it('the fixes awaiting verification are listed to whoever may read them', async () => {
+    const ids = async (userId: string, channel?: string) => (await commands.awaitingVerification({ caller: member(userId), channel })).map((v) => v.incident.id);
+    expect(await ids('U-SRE')).toEqual(['inc-a']);
+    expect(await ids('U-ANYONE', 'C-PAYMENTS')).toEqual(['inc-a']);
+    expect(await ids('U-ANYONE', 'C-CHECKOUT')).toEqual([]);
   });
 
   it("feedback from a non-approver is refused and audited, and teaches Medic nothing; an approver's counts", async () => {

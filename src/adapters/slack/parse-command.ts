@@ -2,6 +2,7 @@
 export type MedicCommand =
   | { kind: 'fix'; incidentId: string; reason?: string }
   | { kind: 'status'; incidentId: string }
+  | { kind: 'timeline'; incidentId: string }
   | { kind: 'list' }
   | { kind: 'help'; unknown?: string };
 
@@ -17,7 +18,7 @@ export function parseMedicCommand(text: string): MedicCommand {
     const reason = text.trim().slice(text.trim().indexOf(id, verb.length) + id.length).trim().slice(0, 1_000);
     return { kind: 'fix', incidentId: id, ...(words.length > 0 && reason ? { reason } : {}) };
   }
-  if (name === 'status' && rest.length === 1 && ID.test(arg)) return { kind: name, incidentId: arg };
+  if ((name === 'status' || name === 'timeline') && rest.length === 1 && ID.test(arg)) return { kind: name, incidentId: arg };
   if (name === 'list' && rest.length === 0) return { kind: 'list' };
   if ((name === 'help' || name === '') && rest.length === 0) return { kind: 'help' };
   return { kind: 'help', unknown: text.trim().slice(0, 200) };

@@ -15,9 +15,11 @@ export const intakeStep: Step = {
     const displayTitle = incidentDisplayTitle(current, samples.map((event) => event.message));
     const incident = { ...current, displayTitle, ...(route ? { route } : {}) };
     // With a delivery job, the card is posted once this step is persisted (see runAnalysis).
-    if (deps.requestCard) return { patch: { displayTitle, ...(route ? { route } : {}) }, details: { service: incident.service, severity: incident.severity, ...(route ? { catalogService: route.service, known: route.known, channel: route.channel } : {}) } };
+    // The first event's log time is recorded here, when the incident's story starts (the timeline reads it).
+    const details = { service: incident.service, severity: incident.severity, firstEventAt: incident.firstEvent.time, ...(route ? { catalogService: route.service, known: route.known, channel: route.channel } : {}) };
+    if (deps.requestCard) return { patch: { displayTitle, ...(route ? { route } : {}) }, details };
     const stats = await deps.store.stats(incident.id);
     const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, presentIncidentCard({ incident, stats }), route?.channel));
-    return { patch: { card, displayTitle, ...(route ? { route } : {}) }, details: { service: incident.service, severity: incident.severity, ...(route ? { catalogService: route.service, known: route.known, channel: route.channel } : {}) } };
+    return { patch: { card, displayTitle, ...(route ? { route } : {}) }, details: { ...details, ...(incident.card ? {} : { cardChannel: card.channel }) } };
   },
 };

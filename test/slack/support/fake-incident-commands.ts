@@ -7,7 +7,9 @@
  */
 import { ErrorCode } from '../../../src/domain/errors.js';
 import { fixBranchName } from '../../../src/domain/fix.js';
+import type { AuditEvent } from '../../../src/domain/audit.js';
 import type { Incident } from '../../../src/domain/incident.js';
+import { isAwaitingVerification } from '../../../src/domain/verification.js';
 import type { Authority } from '../../../src/ports/authority.js';
 import type { Chat } from '../../../src/ports/chat.js';
 import { presentIncidentCard } from '../../../src/presenters/incident-card.js';
@@ -21,6 +23,8 @@ export class FakeIncidentCommands implements IncidentCommands {
   readonly calls: Call[] = [];
   /** apply-fix jobs enqueued (one per incident + proposal hash, like the real jobId). */
   readonly enqueued = new Set<string>();
+  /** Audit records per incident, as `timeline` returns them. */
+  readonly trails = new Map<string, AuditEvent[]>();
   private readonly jobs: Promise<void>[] = [];
 
   constructor(private readonly deps: { authority: Authority; chat?: Chat; now?: () => string }) {}
@@ -116,6 +120,17 @@ export class FakeIncidentCommands implements IncidentCommands {
   async list(viewer: Viewer, options?: { openOnly?: boolean; limit?: number }): Promise<IncidentView[]> {
     this.calls.push({ method: 'list', input: { viewer, options } });
     return [...this.incidents.values()].filter((i) => !options?.openOnly || i.state !== 'closed').map((i) => this.view(i));
+  }
+
+  async awaitingVerification(viewer: Viewer): Promise<IncidentView[]> {
+    this.calls.push({ method: 'awaitingVerification', input: { viewer } });
+    return [...this.incidents.values()].filter((i) => i.state === 'fixed' && isAwaitingVerification(i.verification)).map((i) => this.view(i));
+  }
+
+  async timeline(incidentId: string, viewer: Viewer): Promise<{ view: IncidentView; trail: AuditEvent[] } | undefined> {
+    this.calls.push({ method: 'timeline', input: { incidentId, viewer } });
+    const incident = this.incidents.get(incidentId);
+    return incident ? { view: this.view(incident), trail: this.trails.get(incidentId) ?? [] } : undefined;
   }
 
   async feedback(input: { incidentId: string; caller: Caller; target: 'rca' | 'fix'; vote: 'up' | 'down' }): Promise<CommandResult> {

@@ -4,6 +4,8 @@ import type { Caller, Viewer } from '../../../use-cases/incident-commands.js';
 import { ActionId, RerunValue, parseValue } from '../../../presenters/card-actions.js';
 import { presentHelp, presentList, presentNotice, presentRerunConfirm, presentStatus } from '../../../presenters/command-replies.js';
 import { untrusted } from '../../../presenters/mrkdwn.js';
+import { presentTimelineMessage } from '../../../presenters/timeline-message.js';
+import { buildTimeline } from '../../../domain/timeline.js';
 import { parseMedicCommand } from '../parse-command.js';
 import { parseGroupingCommand } from '../parse-grouping-command.js';
 import { answerGrouping } from './grouping-command.js';
@@ -29,11 +31,18 @@ async function answer(text: string, viewer: Viewer, deps: ListenerDeps, logger: 
   switch (command.kind) {
     case 'help':
       return presentHelp(command.unknown ? `Medic does not know \`${untrusted(command.unknown, 200)}\`.` : undefined);
-    case 'list':
-      return presentList(await deps.commands.list(viewer, { openOnly: true, limit: 50 }));
+    case 'list': {
+      const [open, awaiting] = await Promise.all([deps.commands.list(viewer, { openOnly: true, limit: 50 }), deps.commands.awaitingVerification(viewer)]);
+      return presentList(open, awaiting);
+    }
     case 'status': {
       const view = await deps.commands.status(command.incidentId, viewer);
       return view ? presentStatus(view, command.incidentId) : presentNotice(NOT_READABLE(command.incidentId));
+    }
+    case 'timeline': {
+      // Read under the same rule as status: its own channel, or a reader anywhere.
+      const found = await deps.commands.timeline(command.incidentId, viewer);
+      return found ? presentTimelineMessage(found.view.incident, buildTimeline(found.trail)) : presentNotice(NOT_READABLE(command.incidentId));
     }
     case 'fix':
       return rerun(deps, logger, { incidentId: command.incidentId, reason: command.reason, caller });
@@ -41,7 +50,7 @@ async function answer(text: string, viewer: Viewer, deps: ListenerDeps, logger: 
 }
 
 /**
- * `/medic fix|status|list|help`. The ack is empty and immediate (Slack's 3 seconds); the answer goes
+ * `/medic fix|status|timeline|list|help`. The ack is empty and immediate (Slack's 3 seconds); the answer goes
  * to the response_url as an ephemeral message, so only the caller sees it. A re-run of an incident
  * with a pushed branch answers with a Re-run anyway button, which replaces that answer when clicked.
  */
