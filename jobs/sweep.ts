@@ -22,6 +22,8 @@ export interface SweepDeps {
   resume?: ResumeDeps;
   /** Verification after the merge: a returned family reopens its verified incident; a fix still awaited has its job. */
   verify?: { reopen(incidentId: string): Promise<unknown>; resume(incidentId: string, round: number): Promise<boolean>; maxWaitMs: number };
+  /** Posts the resolved incident's timeline in its thread (see use-cases/post-timeline.ts). */
+  postTimeline?: (incidentId: string) => Promise<void>;
 }
 
 const SweepPayload = z.object({}).passthrough();
@@ -94,14 +96,17 @@ async function closeQuiet(incident: Incident, nowMs: number, deps: SweepDeps): P
   const minutes = quietMinutes(lastEventMs, nowMs);
   const at = new Date(nowMs).toISOString();
   const reason = `resolved after ${minutes} quiet minutes`;
+  // The timeline's last event comes from this record.
+  const stats = await deps.store.stats(incident.id);
   const closed = await deps.store.update(incident.id, (current) =>
     FINISHED_STATES.includes(current.state)
-      ? { incident: { ...transition(current, 'closed', at), resolution: { quietMinutes: minutes, kind: 'quiet' } }, audit: [{ at, action: 'incident.resolve', outcome: 'done', actor: PIPELINE_ACTOR, reason, details: { quietMinutes: minutes, from: current.state } }] }
+      ? { incident: { ...transition(current, 'closed', at), resolution: { quietMinutes: minutes, kind: 'quiet' } }, audit: [{ at, action: 'incident.resolve', outcome: 'done', actor: PIPELINE_ACTOR, reason, details: { quietMinutes: minutes, from: current.state, lastSeen: stats?.lastSeen ?? null, count: stats?.count ?? 0 } }] }
       : undefined,
   );
   if (closed.state !== 'closed') return undefined;
   await deps.store.releaseFingerprint(closed);
   // The incident is closed either way; the card (with its resolution line) is a delivery.
   await deps.deliveries.requestCard(closed.id, closed.version, 'final').catch((error: unknown) => deps.logger.warn({ incidentId: closed.id, err: error }, 'could not request the resolution card'));
+  await deps.postTimeline?.(closed.id).catch((error: unknown) => deps.logger.warn({ incidentId: closed.id, err: error }, 'could not post the timeline'));
   return closed;
 }

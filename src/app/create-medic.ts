@@ -6,6 +6,7 @@ import { createApplyFixJob } from '../../jobs/apply-fix.js';
 import { createWatchChecksJob } from '../../jobs/watch-checks.js';
 import { createVerifyFixJob } from '../../jobs/verify-fix.js';
 import { createVerifyParts } from './verify-wiring.js';
+import { postTimeline } from '../use-cases/post-timeline.js';
 import { createForwardAuditJob } from '../../jobs/forward-audit.js';
 import { createArchiveAuditJob } from '../../jobs/archive-audit.js';
 import { createHecClient } from '../adapters/splunk/hec-client.js';
@@ -150,7 +151,7 @@ export function createMedic(parts: MedicParts): Medic {
     },
     clock, logger, metrics, afterStep,
   };
-  const verify = createVerifyParts({ config, adapters, store, deliveries, queues, metrics, clock, logger });
+  const verify = createVerifyParts({ config, adapters, store, audit, deliveries, queues, metrics, clock, logger });
   const fix: FixDeps = { store, deliveries, publisher: adapters.publisher, pullRequests: adapters.pullRequests, clock, logger, metrics, afterStep, learn,
     ...(verify ? { verify: verify.fix } : {}),
     watchChecks: adapters.pullRequests.checks ? (incident) => queues.enqueueChecksWatch(incident.id, 0, config.MEDIC_CHECKS_INTERVAL_S * 1000) : undefined,
@@ -231,6 +232,7 @@ export function createMedic(parts: MedicParts): Medic {
         startWorker(createDeliverCardJob(delivery), workerOptions),
         startWorker(createSweepJob({
           store, deliveries, cards: cardState, clock, logger, quietPeriodS: storm.quietPeriodS, ...(verify ? { verify: verify.sweep } : {}),
+          postTimeline: (id) => postTimeline({ store, audit, deliveries }, id),
           resume: { ...fixOrders, clock, logger, stuckAfterS: config.MEDIC_STUCK_AFTER_S, resumeAnalysis: (id, round) => queues.resumeAnalysis(id, round), resumeFix: (id, hash, round) => queues.resumeFix(id, hash, round) },
         }), workerOptions),
       );

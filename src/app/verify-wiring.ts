@@ -3,6 +3,9 @@ import type { Incident } from '../domain/incident.js';
 import type { VerifySettings } from '../domain/verification.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
+import { observeTimeTo } from '../observability/time-to.js';
+import type { AuditLog } from '../ports/audit.js';
+import { postTimeline } from '../use-cases/post-timeline.js';
 import type { CardDeliveries } from '../ports/card-delivery.js';
 import type { IncidentStore } from '../ports/incident-store.js';
 import type { Queues } from '../queue/queues.js';
@@ -31,8 +34,8 @@ export interface VerifyWiring {
   metrics: Metrics;
   clock: () => Date;
   logger: Logger;
+  audit: AuditLog;
   renderChart?: RenderRateChart;
-  postTimeline?: (incidentId: string) => Promise<void>;
 }
 
 /**
@@ -63,8 +66,8 @@ export function createVerifyParts(w: VerifyWiring): VerifyParts | undefined {
       return hit ? { at: hit.at, marker: `log line "${pattern.slice(0, 120)}"` } : undefined;
     } } : {}),
     ...(w.renderChart ? { renderChart: w.renderChart } : {}),
-    ...(w.postTimeline ? { postTimeline: w.postTimeline } : {}),
-    observe: (service, milestone, seconds) => w.metrics.timeTo.observe({ service, milestone }, seconds),
+    observe: (incident, milestone, at) => observeTimeTo(w.metrics, incident, milestone, at),
+    postTimeline: (incidentId) => postTimeline({ store: w.store, audit: w.audit, deliveries: w.deliveries }, incidentId),
     clock: w.clock, logger: w.logger,
     intervalMs, maxIntervalMs: Math.max(intervalMs, config.MEDIC_VERIFY_MAX_INTERVAL_S * 1000), maxWaitMs, regressionHoldMs,
   };

@@ -24,7 +24,8 @@ export interface VerifyDeps {
   renderChart?: RenderRateChart;
   /** Posts the incident's timeline in its thread once it is resolved. */
   postTimeline?: (incidentId: string) => Promise<void>;
-  observe?: (service: string, milestone: Milestone, seconds: number) => void;
+  /** Observes the time from the incident's first event to a milestone (see observability/time-to.ts). */
+  observe?: (incident: Incident, milestone: Milestone, at: Date | string) => void;
   clock: () => Date;
   logger: Pick<Logger, 'warn' | 'info'>;
   /** The first wait between two looks for the merge or the deploy; it grows to maxIntervalMs. */
@@ -90,7 +91,7 @@ async function awaitMerge(incident: Incident, verification: Verification, settin
   if (!settings.deploy) audit.push(deployAudit(at, next));
   const updated = await writeVerification(incident, next, audit, deps);
   if (!updated) return { next: 'done', outcome: 'moved-on' };
-  deps.observe?.(incident.service, 'merge', secondsSinceFirstEvent(incident, Date.parse(mergedAt)));
+  deps.observe?.(incident, 'merge', mergedAt);
   await reply(updated, 'merged', deps);
   return next.status === 'watching' ? { next: 'again', inMs: Math.max(0, windowEndMs(next)! - nowMs) } : { next: 'again', inMs: deps.intervalMs };
 }
@@ -162,7 +163,7 @@ async function decide(incident: Incident, verification: Verification, nowMs: num
     };
   }, incident);
   if (updated.verification?.decidedAt !== at) return { next: 'done', outcome: 'moved-on' };
-  if (verdict.kind === 'verified') deps.observe?.(updated.service, 'verified', secondsSinceFirstEvent(updated, nowMs));
+  if (verdict.kind === 'verified') deps.observe?.(updated, 'verified', at);
   await announceVerdict(updated, deps, rate);
   return { next: 'done', outcome: verdict.kind };
 }
@@ -199,8 +200,4 @@ async function reply(incident: Incident, event: VerificationEvent, deps: VerifyD
   }
   await deps.deliveries.requestReply(incident.id, `verify:${incident.id}:r${incident.round}:${event}`, presentVerificationReply(view, event, image));
   await deps.deliveries.requestCard(incident.id, incident.version, 'final');
-}
-
-function secondsSinceFirstEvent(incident: Incident, atMs: number): number {
-  return Math.max(0, (atMs - Date.parse(incident.firstEvent.time)) / 1000);
 }
