@@ -1,9 +1,14 @@
+import type { EventRate } from '../domain/event-rate.js';
 import type { Incident, IncidentStats } from '../domain/incident.js';
 
 /** An incident with its storm counters, as every surface (Slack, CLI, HTTP) shows it. */
 export interface IncidentView {
   incident: Incident;
   stats?: IncidentStats;
+  /** The family's events per minute (`store.eventRate`): the card draws it as a sparkline. */
+  rate?: EventRate;
+  /** Where the sparkline ends (ms); without it, at the later of the last event and the record's last write. */
+  nowMs?: number;
 }
 
 export type CommandResult = { ok: true; view: IncidentView; message: string } | { ok: false; code: string; message: string };
