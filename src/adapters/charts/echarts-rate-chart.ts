@@ -139,7 +139,7 @@ export function createEchartsRateChart(options: EchartsRateChartOptions = {}): R
           xAxis: { type: 'category', data: data.labels, axisLabel: { fontFamily: FONT, hideOverlap: true }, axisTick: { alignWithLabel: true } },
           yAxis: { type: 'value', name: `events / ${unit}`, minInterval: 1, nameTextStyle: { fontFamily: FONT, align: 'left' }, axisLabel: { fontFamily: FONT } },
           series: [
-            { name: hasDeploy ? 'before the deploy' : 'before', type: 'bar', stack: 'events', data: data.before, itemStyle: { color: BEFORE }, barCategoryGap: '15%', markLine: { symbol: 'none', silent: true, data: marks, label: { fontFamily: FONT, fontSize: 11 } } },
+            { name: hasDeploy ? 'before the deploy' : 'before', type: 'bar', stack: 'events', data: data.before, itemStyle: { color: BEFORE }, barCategoryGap: '15%', markLine: { symbol: 'none', silent: true, data: marks, label: { fontFamily: FONT, fontSize: 11, backgroundColor: 'rgba(255,255,255,0.85)', padding: [1, 2] } } },
             { name: hasDeploy ? 'after the deploy' : 'after', type: 'bar', stack: 'events', data: data.after, itemStyle: { color: AFTER } },
           ],
         };
