@@ -28,6 +28,8 @@ export interface EchartsRateChartOptions {
   scale?: number;
   /** TTF/OTF files to draw the text with, in front of the bundled and system fonts. */
   fontFiles?: string[];
+  /** Whether the machine's fonts are searched too (default true; false draws with the files alone). */
+  loadSystemFonts?: boolean;
 }
 
 /**
@@ -150,7 +152,7 @@ export function createEchartsRateChart(options: EchartsRateChartOptions = {}): R
       }
       const png = new Resvg(svg, {
         fitTo: { mode: 'zoom', value: scale },
-        font: { loadSystemFonts: true, fontFiles, defaultFontFamily: FONT, sansSerifFamily: FONT },
+        font: { loadSystemFonts: options.loadSystemFonts ?? true, fontFiles, defaultFontFamily: FONT, sansSerifFamily: FONT },
         background: '#ffffff',
       }).render().asPng();
       const peak = data.totals.peakBefore;
