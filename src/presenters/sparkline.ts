@@ -4,9 +4,10 @@ const MINUTE_MS = 60_000;
 /** The line never looks further back than a day: an older start is cut there. */
 export const MAX_SPAN_MS = 24 * 60 * MINUTE_MS;
 export const MIN_SLOTS = 12;
-export const MAX_SLOTS = 24;
+/** 20 block characters and the peak fit one line of a card's half-width field column. */
+export const MAX_SLOTS = 20;
 /** Slot sizes in minutes: a slot only ever changes to the next of these, so the line stays put between renders. */
-const SLOT_MINUTES = [1, 2, 5, 10, 15, 30, 60] as const;
+const SLOT_MINUTES = [1, 2, 5, 10, 15, 30, 60, 90] as const;
 /** A slot with no event sits on the baseline; any event lifts it at least one step, however small next to the peak. */
 const ZERO = '▁';
 const LEVELS = ['▂', '▃', '▄', '▅', '▆', '▇', '█'] as const;
@@ -25,7 +26,7 @@ export interface SparklineSeries {
 
 /**
  * The family's events as a line of block characters, from its first event (at most a day back)
- * to `nowMs`, in 12 to 24 slots of a whole number of minutes. The slots are aligned to their own
+ * to `nowMs`, in 12 to 20 slots of a whole number of minutes. The slots are aligned to their own
  * size, so two renders within a slot draw the same line until the counts move.
  */
 export function sparklineSeries(rate: EventRate, nowMs: number, firstMs?: number): SparklineSeries {
@@ -33,7 +34,7 @@ export function sparklineSeries(rate: EventRate, nowMs: number, firstMs?: number
   const first = firstMs !== undefined && Number.isFinite(firstMs) ? firstMs : earliestMs(rate) ?? nowMs;
   const span = Math.min(MAX_SPAN_MS, Math.max(0, nowMs - first));
   // One slot of slack: aligning the first and the last slot to the slot size may add one.
-  const slotMinutes = SLOT_MINUTES.find((m) => span <= m * MINUTE_MS * (MAX_SLOTS - 1)) ?? 60;
+  const slotMinutes = SLOT_MINUTES.find((m) => span <= m * MINUTE_MS * (MAX_SLOTS - 1)) ?? 90;
   const slotMs = slotMinutes * MINUTE_MS;
   // The last slot is the one holding `now`; rateSeries ends its span after the minute it is given.
   const end = Math.floor(nowMs / slotMs) * slotMs + slotMs;
@@ -50,7 +51,7 @@ export function sparklineSeries(rate: EventRate, nowMs: number, firstMs?: number
 }
 
 /**
- * "▁▂▇█▅▁ peak 120/min · last 6 h": the card's one-line picture of the event rate. A family
+ * "▁▂▇█▅▁ peak 120/min · 6 h": the card's one-line picture of the event rate. A family
  * quiet over the whole span shows a flat line saying so. Undefined when no minute was counted
  * at all (an incident older than the rate counter), so the card shows nothing rather than a
  * line claiming silence.
@@ -58,12 +59,12 @@ export function sparklineSeries(rate: EventRate, nowMs: number, firstMs?: number
 export function presentSparkline(rate: EventRate | undefined, nowMs: number, firstMs?: number): string | undefined {
   if (!rate || Object.keys(rate).length === 0) return undefined;
   const series = sparklineSeries(rate, nowMs, firstMs);
-  const span = `last ${presentSpan(series.endMs - series.startMs)}`;
-  if (series.peakPerMinute === 0) return `${series.line} none in the ${span}`;
+  const span = presentSpan(series.endMs - series.startMs);
+  if (series.peakPerMinute === 0) return `${series.line} none in ${span}`;
   return `${series.line} peak ${series.peakPerMinute}/min · ${span}`;
 }
 
-/** "40 min", "6.5 h", "24 h". */
+/** "40 min", "6.5 h", "26 h". */
 export function presentSpan(ms: number): string {
   const minutes = Math.round(ms / MINUTE_MS);
   if (minutes < 120) return `${minutes} min`;

@@ -26,7 +26,7 @@ describe('the event-rate sparkline', () => {
     expect(series.counts.reduce((a, b) => a + b, 0)).toBe(197);
     expect(series.line).toContain('█');
     const text = presentSparkline(rate, NOW, NOW - 360 * MIN);
-    expect(text).toMatch(/^[▁▂▃▄▅▆▇█]{12,24} peak 120\/min · last 6\.5 h$/);
+    expect(text).toMatch(/^[▁▂▃▄▅▆▇█]{12,20} peak 120\/min · 6\.5 h$/);
   });
 
   it('lifts a slot with one event off the baseline, even beside a peak of thousands', () => {
@@ -45,21 +45,21 @@ describe('the event-rate sparkline', () => {
     expect(series.slotMs).toBe(MIN);
     expect(series.counts).toHaveLength(12);
     expect(series.counts.at(-1)).toBe(9);
-    expect(presentSparkline(rate, NOW, NOW - 3 * MIN)).toMatch(/peak 9\/min · last 12 min$/);
+    expect(presentSparkline(rate, NOW, NOW - 3 * MIN)).toMatch(/peak 9\/min · 12 min$/);
   });
 
-  it('looks back a day at most, in hour slots', () => {
+  it('looks back about a day at most, in 90-minute slots', () => {
     const rate = rateOf([[3 * 24 * 60, 50], [60, 7]]);
     const series = sparklineSeries(rate, NOW, NOW - 3 * 24 * 60 * MIN);
-    expect(series.slotMs).toBe(60 * MIN);
-    expect(series.counts).toHaveLength(24);
+    expect(series.slotMs).toBe(90 * MIN);
+    expect(series.counts).toHaveLength(17);
     expect(series.counts.reduce((a, b) => a + b, 0)).toBe(7);
-    expect(presentSparkline(rate, NOW, NOW - 3 * 24 * 60 * MIN)).toMatch(/peak 7\/min · last 24 h$/);
+    expect(presentSparkline(rate, NOW, NOW - 3 * 24 * 60 * MIN)).toMatch(/^[▁▂▃▄▅▆▇█]{17} peak 7\/min · 26 h$/);
   });
 
   it('is a flat line saying so when the family was quiet over the span, and absent without any count', () => {
-    const rate = rateOf([[26 * 60, 40]]);
-    expect(presentSparkline(rate, NOW, NOW - 26 * 60 * MIN)).toBe(`${'▁'.repeat(24)} none in the last 24 h`);
+    const rate = rateOf([[30 * 60, 40]]);
+    expect(presentSparkline(rate, NOW, NOW - 30 * 60 * MIN)).toBe(`${'▁'.repeat(17)} none in 26 h`);
     expect(presentSparkline({}, NOW)).toBeUndefined();
     expect(presentSparkline(undefined, NOW)).toBeUndefined();
   });
@@ -87,7 +87,7 @@ describe('the sparkline on the card', () => {
     const card = presentChannelCard({ incident, stats, rate, nowMs: NOW });
     const fields = fieldsOf(card.blocks);
     expect(fields).toContain('*Events*\\n130 · ');
-    expect(fields).toMatch(/UTC\\n[▁▂▃▄▅▆▇█]{12,24} peak 100\/min · last 2\.2 h/);
+    expect(fields).toMatch(/UTC\\n[▁▂▃▄▅▆▇█]{12,20} peak 100\/min · 2\.2 h/);
     const later = presentChannelCard({ incident, stats: { ...stats, count: 190 }, rate: { ...rate, [minuteKey(NOW)]: 60 }, nowMs: NOW });
     expect(JSON.stringify(later.blocks)).not.toBe(JSON.stringify(card.blocks));
   });
