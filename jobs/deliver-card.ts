@@ -104,7 +104,13 @@ export async function deliverCard(incidentId: string, requested: Priority, deps:
 async function deliver(incident: Incident, priority: Priority, deps: DeliverCardDeps): Promise<void> {
   const stats = await deps.store.stats(incident.id);
   const overflowFamilies = isOverflowFingerprint(incident.fingerprint) ? await deps.store.overflowFamilies(incident.fingerprint) : undefined;
-  const render = (current: Incident, options?: { interactive: boolean }) => presentChannelCard({ incident: current, stats, ...(overflowFamilies ? { overflowFamilies } : {}) }, options);
+  // The rate is read with the count, so the card's sparkline moves whenever its events count does.
+  // No clock: the line ends at the record's last event or write, so a render depends on the record
+  // and its counts only (the ledger's digest stays put between them; a quiet tail shows once a
+  // write, the verification's or the sweep's, moves the record on).
+  const rate = overflowFamilies ? undefined : await deps.store.eventRate(incident.id);
+  const render = (current: Incident, options?: { interactive: boolean }) =>
+    presentChannelCard({ incident: current, stats, ...(rate ? { rate } : {}), ...(overflowFamilies ? { overflowFamilies } : {}) }, options);
   const sent = (current: Incident, message: ChatMessage): SentCard => ({ digest: digest(message), state: current.state, version: current.version, at: Date.now() });
   const longDiff = incident.state === 'awaiting_approval' && incident.proposal !== undefined && !diffFitsCard(incident.proposal);
   let card = incident.card;

@@ -1,7 +1,7 @@
 import { presentReviewers } from './card-route.js';
 import { FIX_STEPS, PIPELINE_STEPS, isStepDone, type Incident, type StepName } from '../domain/incident.js';
 import { escapeMrkdwn, untrusted, generated } from './mrkdwn.js';
-import { OVERFLOW_WORD, STATE_WORDS, presentStatusLead as bold, statusOf } from './status-words.js';
+import { OVERFLOW_WORD, STATE_WORDS, VERIFICATION_WORDS, presentStatusLead as bold, statusOf } from './status-words.js';
 
 // Partial on purpose: a step added to the domain shows under its own name until it gets a label.
 const LABELS: Partial<Record<string, string>> = {
@@ -67,6 +67,7 @@ export function presentOutcome(incident: Incident): string | undefined {
       return undefined;
     case 'reported':
       if (incident.fingerprint.startsWith('overflow:')) return `${bold(OVERFLOW_WORD)} — ${untrusted(incident.proposalNote ?? 'new families above the hourly cap are counted here, not analysed', 300)}`;
+      if (statusOf(incident) === VERIFICATION_WORDS.stillFailing || statusOf(incident) === VERIFICATION_WORDS.regressed) return presentReopened(incident);
       // The status field already says "Analysed — no fix proposed": this line only says why.
       return incident.proposalNote ? `ℹ️ ${untrusted(incident.proposalNote, 220)}` : undefined;
     case 'approved':
@@ -82,6 +83,35 @@ export function presentOutcome(incident: Incident): string | undefined {
     case 'rejected':
       return `${bold(STATE_WORDS.rejected)} by ${by}${decision?.reason ? `: ${untrusted(decision.reason, 400)}` : ''}`;
     case 'closed':
+      if (incident.resolution?.kind === 'verified') {
+        const linked = presentFixLink(incident);
+        return `${bold(VERIFICATION_WORDS.verified)}${linked ? ` — ${linked}` : ''}`;
+      }
       return bold(STATE_WORDS.closed);
   }
+}
+
+const clock = (iso: string | undefined) => (iso && Number.isFinite(Date.parse(iso)) ? new Date(Date.parse(iso)).toISOString().slice(11, 16) : undefined);
+
+/** "fix `fix/inc-1-…` (PR #12)": the fix a verification is about, linked. */
+export function presentFixLink(incident: Incident): string | undefined {
+  const fix = incident.fix ?? incident.earlierFixes.at(-1);
+  if (!fix) return undefined;
+  return `fix \`${generated(fix.branch, 200)}\`${fix.pullRequest ? ` (${presentLink(fix.pullRequest.url, `PR #${fix.pullRequest.number}`)})` : ''}`;
+}
+
+/** The reopened card's line: the family kept failing after the deploy, or came back after a verified fix. */
+function presentReopened(incident: Incident): string {
+  const linked = presentFixLink(incident);
+  const verification = incident.verification;
+  if (statusOf(incident) === VERIFICATION_WORDS.stillFailing) {
+    const since = verification?.eventsSince;
+    const at = clock(verification?.deployedAt);
+    const events = since === undefined ? 'events' : `${since} event${since === 1 ? '' : 's'}`;
+    return `${bold(VERIFICATION_WORDS.stillFailing)} — ${events} after the deploy${at ? ` at ${at} UTC` : ''}${linked ? `; ${linked} stays linked` : ''}.`;
+  }
+  const regression = incident.regressions.at(-1);
+  const first = clock(regression?.firstEventAt);
+  const after = regression ? `fix \`${generated(regression.afterBranch, 200)}\`` : linked;
+  return `${bold(VERIFICATION_WORDS.regressed)} — the family came back${first ? ` at ${first} UTC` : ''}${after ? `, after ${after}` : ''}.`;
 }

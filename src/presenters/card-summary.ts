@@ -1,4 +1,6 @@
+import type { EventRate } from '../domain/event-rate.js';
 import type { Incident, IncidentStats } from '../domain/incident.js';
+import { presentSparkline } from './sparkline.js';
 import { presentStatusWord } from './status-words.js';
 import { code, fields, section, untrusted } from './mrkdwn.js';
 import { presentIncidentTitle } from './incident-title.js';
@@ -34,13 +36,27 @@ function confidenceOf(incident: Incident): string {
   return `${Math.round(rca.confidence * 100)}%${analyst ? ` · ${analyst === 'offline' ? 'offline' : 'model'}` : ''}`;
 }
 
-/** Status, events, confidence and suspect as two columns, the way incident tools lay them out. */
-export function presentFields(incident: Incident, stats: IncidentStats | undefined): Block {
+/**
+ * The events' sparkline from the family's first event to `nowMs`, else to the later of its last
+ * event and the record's last write: the same record and counts always draw the same line, and a
+ * write after the family went quiet (a verdict, the sweep) draws the quiet tail. Undefined without a rate.
+ */
+export function presentRateLine(incident: Incident, stats: IncidentStats | undefined, rate: EventRate | undefined, nowMs: number | undefined): string | undefined {
+  if (!rate) return undefined;
+  const first = Date.parse(stats?.firstSeen ?? incident.firstEvent.time);
+  const moments = [Date.parse(stats?.lastSeen ?? ''), Date.parse(incident.updatedAt)].filter(Number.isFinite);
+  const end = nowMs ?? (moments.length > 0 ? Math.max(...moments) : Number.NaN);
+  if (!Number.isFinite(end)) return undefined;
+  return presentSparkline(rate, end, Number.isFinite(first) ? first : undefined);
+}
+
+/** Status, events (with the rate's sparkline under them), confidence and suspect as two columns, the way incident tools lay them out. */
+export function presentFields(incident: Incident, stats: IncidentStats | undefined, rateLine?: string): Block {
   const suspect = suspectOf(incident);
   const suspectText = suspect.file ? `${code(suspect.file, 80)}${suspect.commit ? ` · ${code(suspect.commit, 12)}` : ''}` : '—';
   return fields([
     `*Status*\n${presentStatusWord(incident)}`,
-    `*Events*\n${presentSeen(stats, incident)}`,
+    `*Events*\n${presentSeen(stats, incident)}${rateLine ? `\n${rateLine}` : ''}`,
     `*Confidence*\n${confidenceOf(incident)}`,
     `*Suspect*\n${suspectText}`,
   ], 'medic_fields');

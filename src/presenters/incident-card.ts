@@ -6,7 +6,7 @@ import { presentDiffPreview } from './card-fix.js';
 import { presentActionIntents } from './card-intents.js';
 import { presentOutcome, presentProgress } from './card-progress.js';
 import { presentRoute } from './card-route.js';
-import { presentFields, presentNextStep, presentShortRootCause, presentTitle } from './card-summary.js';
+import { presentFields, presentNextStep, presentRateLine, presentShortRootCause, presentTitle } from './card-summary.js';
 import { presentSameFailure } from './same-failure-line.js';
 import { diffFitsCard, diffStats } from './diff-pages.js';
 import { context, escapeMrkdwn, generated, plain, section, untrusted } from './mrkdwn.js';
@@ -31,7 +31,7 @@ type Part = { block: Record<string, unknown>; dropRank?: number };
  * posted whole in the thread. A pure function of the incident, rendered by Slack, the sandbox or
  * the console; every untrusted text goes through the one escaper.
  */
-export function presentIncidentCard({ incident, stats }: IncidentView, options: CardOptions = {}): ChatMessage {
+export function presentIncidentCard({ incident, stats, rate, nowMs }: IncidentView, options: CardOptions = {}): ChatMessage {
   const interactive = options.interactive ?? true;
   const icon = SEVERITY_ICON[incident.severity] ?? '⚠️';
   const running = ['new', 'analyzing', 'approved', 'fixing'].includes(incident.state);
@@ -39,7 +39,7 @@ export function presentIncidentCard({ incident, stats }: IncidentView, options: 
   const parts: Part[] = [
     { block: { type: 'header', text: { type: 'plain_text', text: plain(`${icon} ${incident.severity.toUpperCase()} · ${incident.service}`, 150), emoji: true } } },
     { block: presentTitle(incident) },
-    { block: presentFields(incident, stats) },
+    { block: presentFields(incident, stats, presentRateLine(incident, stats, rate, nowMs)) },
   ];
   const line = [`Incident \`${generated(incident.id, 100)}\``];
   if (incident.previousIncidentId) line.push(`↩️ recurrence of \`${generated(incident.previousIncidentId, 100)}\``);

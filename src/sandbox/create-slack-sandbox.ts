@@ -5,7 +5,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { serveEmoji } from './emoji-font.js';
 import { applyResponse } from './inbound.js';
-import { parseArgs, readBody, sendFile, sendJson } from './http-io.js';
+import { BodyTooLarge, parseArgs, readBody, readBytes, sendFile, sendJson } from './http-io.js';
+import { MAX_FILE_BYTES, uploadedBytes } from './sandbox-files.js';
 import { handlePageAction, pageState, type PageDeps } from './page-routes.js';
 import { createSandboxHistory } from './sandbox-history.js';
 import { sandboxChannelId, SandboxState, type Fault } from './sandbox-state.js';
@@ -81,7 +82,7 @@ export async function createSlackSandbox(options: SlackSandboxOptions): Promise<
     const api = /^\/api\/([a-zA-Z.]+)$/.exec(url.pathname);
     if (req.method === 'POST' && api?.[1]) {
       const args = parseArgs(await readBody(req), req.headers['content-type']);
-      const reply = callWebApi(state, options.botToken, api[1], req.headers.authorization, args);
+      const reply = callWebApi(state, options.botToken, api[1], req.headers.authorization, args, baseUrl);
       // Saved before Medic hears ok: a card ts it records is never one a restart would lose.
       await history?.save(state);
       return sendJson(res, reply.status, reply.body, reply.headers);
@@ -92,6 +93,29 @@ export async function createSlackSandbox(options: SlackSandboxOptions): Promise<
       const applied = applyResponse(state, respond[1], body);
       await history?.save(state);
       return applied ? sendJson(res, 200, { ok: true }) : sendJson(res, 404, { ok: false, error: 'used_url' });
+    }
+    // The upload URL files.getUploadURLExternal handed out: like Slack's, its secret is the credential.
+    const upload = /^\/upload\/v1\/(F[A-Z0-9]+)\/([a-f0-9]{32})$/.exec(url.pathname);
+    if (req.method === 'POST' && upload?.[1] && upload[2]) {
+      let body: Buffer;
+      try {
+        body = await readBytes(req, MAX_FILE_BYTES + 64 * 1024);
+      } catch (error) {
+        if (error instanceof BodyTooLarge) return sendJson(res, 413, { ok: false, error: 'file_too_large' });
+        throw error;
+      }
+      const bytes = uploadedBytes(body, req.headers['content-type']);
+      if (!bytes) return sendJson(res, 400, { ok: false, error: 'invalid_multipart' });
+      const stored = state.files.store(upload[1], upload[2], bytes);
+      if (!stored) return sendJson(res, 404, { ok: false, error: 'upload_url_not_found' });
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      return void res.end(`OK - ${bytes.length}`);
+    }
+    const shared = /^\/sandbox\/files\/(F[A-Z0-9]+)\/[^/]+$/.exec(url.pathname);
+    if (req.method === 'GET' && shared?.[1]) {
+      // The page's own pictures: another site may not embed (or probe) what the workspace shares.
+      if (req.headers['sec-fetch-site'] === 'cross-site') return sendJson(res, 403, { ok: false, error: 'cross_site' });
+      return serveSharedFile(state, shared[1], res);
     }
     if (req.method === 'GET' && url.pathname === '/healthz') return sendJson(res, 200, { ...HEALTH_BODY, part: 'slack sandbox' });
     if (req.method === 'GET' && url.pathname === '/sandbox/state') return sendJson(res, 200, pageState(deps, url.searchParams.get('user') ?? ''));
@@ -109,6 +133,23 @@ export async function createSlackSandbox(options: SlackSandboxOptions): Promise<
     const file = req.method === 'GET' ? PAGE_FILES[url.pathname] : undefined;
     if (file) return sendFile(res, await readFile(join(installDir(), 'src/sandbox/page', file[0]), 'utf8'), file[1]);
     sendJson(res, 404, { ok: false, error: 'not_found' });
+  }
+
+  /** A shared file's bytes (a file not shared yet, or forgotten past the bound, is not found). */
+  function serveSharedFile(current: SandboxState, id: string, res: ServerResponse): void {
+    const file = current.files.get(id);
+    if (!file?.completed || !file.bytes) return sendJson(res, 404, { ok: false, error: 'file_not_found' });
+    const image = file.mimetype.startsWith('image/');
+    res.writeHead(200, {
+      'content-type': file.mimetype,
+      'content-length': String(file.bytes.length),
+      'cache-control': 'private, max-age=3600',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; sandbox",
+      // Anything but a picture is a download, never a page of the sandbox's origin.
+      ...(image ? {} : { 'content-disposition': 'attachment' }),
+    });
+    res.end(file.bytes);
   }
 
   const server = createServer((req, res) => {

@@ -3,14 +3,25 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 const MAX_BODY = 1_000_000;
 
 export async function readBody(req: IncomingMessage): Promise<string> {
+  return (await readBytes(req, MAX_BODY)).toString('utf8');
+}
+
+/** The raw body, refused past `max` bytes (an upload's bytes are binary, not text). */
+export async function readBytes(req: IncomingMessage, max: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY) throw new Error('request body too large');
+    if (size > max) throw new BodyTooLarge(max);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+export class BodyTooLarge extends Error {
+  constructor(readonly max: number) {
+    super(`request body too large (over ${max} bytes)`);
+  }
 }
 
 /** Web API arguments arrive form-encoded (what @slack/web-api sends) or as JSON. */

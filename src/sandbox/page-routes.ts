@@ -25,7 +25,11 @@ export function pageState(deps: PageDeps, userId: string): Record<string, unknow
     channels: state.channels,
     users: deps.users,
     command: deps.command,
-    messages: visible.map((m) => ({ ts: m.ts, channel: m.channel, text: m.text, blocks: withoutValues(m.blocks), threadTs: m.threadTs ?? null, ephemeral: m.ephemeralFor !== undefined, edited: m.edited ?? false, fromBot: m.botId !== undefined })),
+    messages: visible.map((m) => ({
+      ts: m.ts, channel: m.channel, text: m.text, blocks: withoutValues(m.blocks), threadTs: m.threadTs ?? null, ephemeral: m.ephemeralFor !== undefined, edited: m.edited ?? false, fromBot: m.botId !== undefined,
+      // The page shows a file from the sandbox's own route; one forgotten past the bound shows its alt text only.
+      ...(m.files ? { files: m.files.map((f) => ({ id: f.id, name: f.name, title: f.title, altText: f.altText ?? f.title, mimetype: f.mimetype, url: `/sandbox/files/${encodeURIComponent(f.id)}/${encodeURIComponent(f.name)}`, available: state.files.get(f.id)?.bytes !== undefined })) } : {}),
+    })),
     view: view ? { id: view.id, view: view.view, errors: view.errors ?? {} } : null,
   };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SandboxFiles } from './sandbox-files.js';
 
 export interface SandboxMessage {
   ts: string;
@@ -13,6 +14,8 @@ export interface SandboxMessage {
   /** Set for ephemeral messages: only this user sees them, and history never returns them. */
   ephemeralFor?: string;
   edited?: boolean;
+  /** Files shared with the message (files.completeUploadExternal): ids into `SandboxState.files`. */
+  files?: { id: string; name: string; title: string; mimetype: string; altText?: string }[];
 }
 
 export interface SandboxView {
@@ -63,6 +66,8 @@ export class SandboxState {
   readonly triggers = new Map<string, string>();
   readonly responseUrls = new Map<string, { userId: string; channel: string; messageTs?: string }>();
   readonly faults: Fault[] = [];
+  /** Uploaded files (bounded, in memory: a restarted sandbox shows a forgotten picture's alt text). */
+  readonly files = new SandboxFiles();
   /** Every Web API call received, for tests: method and parsed arguments (never the token). */
   readonly calls: { method: string; args: Record<string, unknown> }[] = [];
   version = 0;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { MAX_FILE_BYTES, type SandboxFile } from './sandbox-files.js';
 import type { SandboxState, SandboxMessage } from './sandbox-state.js';
 import { SANDBOX_APPROVER_GROUP, SANDBOX_APPROVERS, SANDBOX_BOT, SANDBOX_TEAM } from './sandbox-users.js';
 
@@ -22,9 +23,25 @@ function json(value: unknown): unknown {
   }
 }
 
-function present(m: SandboxMessage, withMetadata: boolean): Args {
+/** Where the sandbox serves a shared file (Slack's `url_private`), on its own loopback origin. */
+export function fileUrl(baseUrl: string, id: string, name: string): string {
+  return `${baseUrl}/sandbox/files/${encodeURIComponent(id)}/${encodeURIComponent(name)}`;
+}
+
+/** A file object as Slack returns it (the fields a client reads), with its share in `channel`. */
+function presentFile(file: Pick<SandboxFile, 'id' | 'name' | 'title' | 'mimetype' | 'altText'> & { size?: number }, baseUrl: string, share?: { channel: string; ts: string; threadTs?: string }): Args {
+  return {
+    id: file.id, name: file.name, title: file.title, mimetype: file.mimetype, filetype: file.mimetype === 'image/png' ? 'png' : 'binary',
+    ...(file.size !== undefined ? { size: file.size } : {}), ...(file.altText ? { alt_txt: file.altText } : {}),
+    user: SANDBOX_BOT.userId, url_private: fileUrl(baseUrl, file.id, file.name), is_public: true,
+    ...(share ? { channels: [share.channel], shares: { public: { [share.channel]: [{ ts: share.ts, ...(share.threadTs ? { thread_ts: share.threadTs } : {}), share_user_id: SANDBOX_BOT.userId }] } } } : {}),
+  };
+}
+
+function present(m: SandboxMessage, withMetadata: boolean, baseUrl = ''): Args {
   return {
     type: 'message', ts: m.ts, user: m.user, text: m.text, blocks: m.blocks,
+    ...(m.files ? { files: m.files.map((f) => presentFile(f, baseUrl)), upload: true } : {}),
     ...(m.botId ? { bot_id: m.botId, app_id: SANDBOX_BOT.appId } : {}),
     ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
     ...(m.edited ? { edited: { user: m.user, ts: m.ts } } : {}),
@@ -35,7 +52,7 @@ function present(m: SandboxMessage, withMetadata: boolean): Args {
 const textOf = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
 const flag = (v: unknown): boolean => v === true || v === 'true' || v === '1';
 
-type Method = (state: SandboxState, args: Args) => ApiReply;
+type Method = (state: SandboxState, args: Args, baseUrl: string) => ApiReply;
 
 const methods: Record<string, Method> = {
   'auth.test': () => ok({ url: `https://${SANDBOX_TEAM.domain}.slack.com/`, team: 'Medic sandbox', user: SANDBOX_BOT.name, team_id: SANDBOX_TEAM.id, user_id: SANDBOX_BOT.userId, bot_id: SANDBOX_BOT.botId }),
@@ -72,17 +89,55 @@ const methods: Record<string, Method> = {
     const m = state.add({ channel, user: SANDBOX_BOT.userId, botId: SANDBOX_BOT.botId, text: textOf(args.text), blocks: (json(args.blocks) as unknown[]) ?? [], ephemeralFor: args.user });
     return ok({ message_ts: m.ts });
   },
-  'conversations.history': (state, args) => {
+  'conversations.history': (state, args, baseUrl) => {
     // As Slack: the history of a channel is read by its id, never its name.
     if (!state.channels.some((c) => c.id === args.channel)) return fail('channel_not_found');
     const top = state.messages.filter((m) => !m.ephemeralFor && !m.threadTs && m.channel === args.channel).reverse();
-    return page(top, args, (m) => present(m, flag(args.include_all_metadata)));
+    return page(top, args, (m) => present(m, flag(args.include_all_metadata), baseUrl));
   },
-  'conversations.replies': (state, args) => {
+  'conversations.replies': (state, args, baseUrl) => {
     const parent = typeof args.ts === 'string' ? state.find(args.ts) : undefined;
     if (!parent) return fail('thread_not_found');
     const thread = [parent, ...state.messages.filter((m) => !m.ephemeralFor && m.threadTs === parent.ts)];
-    return page(thread, args, (m) => present(m, flag(args.include_all_metadata)));
+    return page(thread, args, (m) => present(m, flag(args.include_all_metadata), baseUrl));
+  },
+  // Slack's upload in three steps: a URL for the bytes, the bytes (POST to that URL), the share.
+  'files.getUploadURLExternal': (state, args, baseUrl) => {
+    const filename = textOf(args.filename).trim();
+    const length = Number(args.length);
+    if (!filename || !Number.isInteger(length) || length <= 0) return fail('invalid_arguments');
+    if (length > MAX_FILE_BYTES) return fail('file_too_large');
+    const file = state.files.reserve({ name: filename, length, ...(textOf(args.alt_text) ? { altText: textOf(args.alt_text).slice(0, 1_000) } : {}) });
+    return ok({ upload_url: `${baseUrl}/upload/v1/${file.id}/${file.uploadToken}`, file_id: file.id });
+  },
+  'files.completeUploadExternal': (state, args, baseUrl) => {
+    const listed = json(args.files);
+    if (!Array.isArray(listed) || listed.length === 0) return fail('invalid_arguments');
+    const files: SandboxFile[] = [];
+    for (const entry of listed as unknown[]) {
+      const id = entry && typeof entry === 'object' ? (entry as Args).id : undefined;
+      const file = typeof id === 'string' ? state.files.get(id) : undefined;
+      if (!file || !file.bytes) return fail('file_not_found');
+      if (file.completed) return fail('file_already_completed');
+      if (file.bytes.length !== file.length) return fail('file_upload_size_mismatch');
+      const title = (entry as Args).title;
+      if (typeof title === 'string' && title) file.title = title.slice(0, 250);
+      files.push(file);
+    }
+    const threadTs = typeof args.thread_ts === 'string' && args.thread_ts ? args.thread_ts : undefined;
+    const channelArg = args.channel_id ?? args.channels;
+    for (const file of files) file.completed = true;
+    // Without a channel the files stay private: completed, shared nowhere.
+    if (channelArg === undefined || channelArg === '') return ok({ files: files.map((f) => presentFile({ ...f, size: f.length }, baseUrl)) });
+    const channel = state.resolveChannel(channelArg);
+    if (!channel) return fail('channel_not_found');
+    if (threadTs && !state.find(threadTs)) return fail('thread_not_found');
+    const shared = files.map((f) => ({ id: f.id, name: f.name, title: f.title, mimetype: f.mimetype, ...(f.altText ? { altText: f.altText } : {}) }));
+    // As Slack: with an initial_comment the blocks are ignored; the comment is the message's text.
+    const comment = textOf(args.initial_comment);
+    const blocks = comment ? [] : ((json(args.blocks) as unknown[] | undefined) ?? []);
+    const m = state.add({ channel, user: SANDBOX_BOT.userId, botId: SANDBOX_BOT.botId, text: comment, blocks, files: shared, ...(threadTs ? { threadTs } : {}) });
+    return ok({ files: files.map((f) => presentFile({ ...f, size: f.length }, baseUrl, { channel, ts: m.ts, ...(threadTs ? { threadTs } : {}) })) });
   },
   'conversations.join': (state, args) => {
     const found = state.channels.find((c) => c.id === state.resolveChannel(args.channel));
@@ -113,7 +168,7 @@ function page(list: SandboxMessage[], args: Args, show: (m: SandboxMessage) => A
 }
 
 /** One Web API call: faults first (429 with Retry-After, 5xx, platform errors), then auth, then the method. */
-export function callWebApi(state: SandboxState, botToken: string, method: string, authorization: string | undefined, args: Args): ApiReply {
+export function callWebApi(state: SandboxState, botToken: string, method: string, authorization: string | undefined, args: Args, baseUrl = ''): ApiReply {
   const fault = state.takeFault(method);
   if (fault?.status === 429) return { status: 429, headers: { 'retry-after': String(fault.retryAfterSeconds ?? 1) }, body: { ok: false, error: 'ratelimited' } };
   if (fault?.status) return { status: fault.status, body: { ok: false, error: fault.error ?? 'internal_error' } };
@@ -124,5 +179,5 @@ export function callWebApi(state: SandboxState, botToken: string, method: string
   if (!handler) return fail('unknown_method');
   const { token: _token, ...rest } = args;
   state.recordCall({ method, args: rest });
-  return handler(state, args);
+  return handler(state, args, baseUrl);
 }

@@ -48,7 +48,8 @@ export function createIncidentReads(store: IncidentStore): IncidentReads {
   return {
     async status(incidentId) {
       const incident = await store.get(incidentId);
-      return incident ? view(incident) : undefined;
+      // One incident's status shows its card, sparkline included; a list shows no rates.
+      return incident ? { ...(await view(incident)), rate: await store.eventRate(incident.id) } : undefined;
     },
     async list(options = {}) {
       const incidents = await store.list({ states: options.openOnly ? [...OPEN_STATES] : undefined, limit: options.limit ?? 50 });

@@ -6,8 +6,10 @@ import type { Incident, IncidentStats } from '../domain/incident.js';
 export interface IncidentView {
   incident: Incident;
   stats?: IncidentStats;
-  /** The family's events per minute, where the surface shows the rate (the card's sparkline, the verdict). */
+  /** The family's events per minute (`store.eventRate`): the card draws it as a sparkline, the verdict's chart too. */
   rate?: EventRate;
+  /** Where the sparkline ends (ms); without it, at the later of the last event and the record's last write. */
+  nowMs?: number;
 }
 
 export type CommandResult = { ok: true; view: IncidentView; message: string } | { ok: false; code: string; message: string };

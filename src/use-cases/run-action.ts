@@ -88,7 +88,7 @@ export function createActionCommands(deps: ActionDeps): ActionCommands {
     }
     if (!incident.card) return;
     if (action) await deps.chat.replyInThread(incident.card, key, presentActionResult(action));
-    await deps.chat.updateCard(incident.card, presentIncidentCard({ incident, stats: await deps.store.stats(incident.id) }));
+    await deps.chat.updateCard(incident.card, presentIncidentCard({ incident, stats: await deps.store.stats(incident.id), rate: await deps.store.eventRate(incident.id) }));
   }
 
   async function reply(incident: Incident, key: string, message: ChatMessage): Promise<void> {

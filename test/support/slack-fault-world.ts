@@ -120,7 +120,7 @@ export async function createSlackFaultWorld(options: SlackFaultWorldOptions): Pr
     },
     async currentRender(id) {
       const incident = await store.require(id);
-      const { text, blocks } = presentIncidentCard({ incident, stats: await store.stats(id) });
+      const { text, blocks } = presentIncidentCard({ incident, stats: await store.stats(id), rate: await store.eventRate(id) });
       return { text, blocks };
     },
     startWorkers() {

@@ -13,10 +13,14 @@ export function createConsoleChat(options: { redis: RedisClient; prefix: string;
   const { redis, out } = options;
   const posts = `${options.prefix}console:posts`;
   const transcript = `${options.prefix}console:transcript`;
+  // A picture cannot be printed: the console says what it shows (its alt text) under the reply.
+  const pictureLine = (message: ChatMessage) => (message.image ? `\n🖼 ${message.image.title}: ${message.image.altText}` : '');
   const print = (title: string, message: ChatMessage) => {
-    out.write(`\n┌─ ${title}\n${renderBlocks(message).split('\n').map((l) => `│ ${l}`).join('\n')}\n└─\n`);
+    out.write(`\n┌─ ${title}\n${`${renderBlocks(message)}${pictureLine(message)}`.split('\n').map((l) => `│ ${l}`).join('\n')}\n└─\n`);
   };
-  const log = (kind: string, key: string, message: ChatMessage) => redis.rpush(transcript, JSON.stringify({ kind, key, text: message.text, blocks: message.blocks }));
+  // The transcript keeps what the picture showed, never its bytes.
+  const log = (kind: string, key: string, message: ChatMessage) =>
+    redis.rpush(transcript, JSON.stringify({ kind, key, text: message.text, blocks: message.blocks, ...(message.image ? { image: { filename: message.image.filename, title: message.image.title, altText: message.image.altText } } : {}) }));
 
   return {
     async postCard(key, message, channel) {

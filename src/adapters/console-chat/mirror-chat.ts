@@ -23,7 +23,9 @@ export function mirrorToConsole(chat: Chat, out: Writable, options: { verbose?: 
     const seen = options.verbose ? full : card.status ?? card.headline;
     if (event === 'updated' && last.get(key) === seen) return;
     last.set(key, seen);
-    out.write(`${line.replace(/ {2,}/g, '  ').trimEnd()}\n${full}`);
+    // A picture posted with a reply is named by what it shows.
+    const picture = message.image ? `  🖼 ${message.image.altText}\n` : '';
+    out.write(`${line.replace(/ {2,}/g, '  ').trimEnd()}\n${picture}${full}`);
   };
   return {
     check: () => chat.check(),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { SlackWebClient } from './web-client.js';
 import { callSlack } from './slack-errors.js';
 
@@ -8,16 +9,38 @@ export function keyMetadata(key: string): { event_type: string; event_payload: {
   return { event_type: MEDIC_EVENT_TYPE, event_payload: { key } };
 }
 
+/**
+ * A file upload carries no metadata, so its key rides in the file's name instead:
+ * `verification.png` → `verification-<16 hex of the key's hash>.png`. A look-up finds the
+ * message whose file bears that tag.
+ */
+export function keyedFileName(key: string, filename: string): string {
+  const dot = filename.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [filename.slice(0, dot), filename.slice(dot)] : [filename, ''];
+  return `${stem}-${fileKeyTag(key)}${ext}`;
+}
+
+function fileKeyTag(key: string): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 16);
+}
+
 interface KeyedMessage {
   ts?: string;
   bot_id?: string;
   app_id?: string;
   metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
+  files?: { name?: string }[];
 }
 
 function keyOf(message: KeyedMessage): string | undefined {
   const payload = message.metadata?.event_type === MEDIC_EVENT_TYPE ? message.metadata.event_payload : undefined;
   return typeof payload?.key === 'string' ? payload.key : undefined;
+}
+
+function carriesKey(message: KeyedMessage, key: string): boolean {
+  if (keyOf(message) === key) return true;
+  const tag = `-${fileKeyTag(key)}`;
+  return (message.files ?? []).some((file) => typeof file.name === 'string' && file.name.replace(/\.[^.]*$/, '').endsWith(tag));
 }
 
 /** Medic's own bot (auth.test's bot_id) and, when known, app: only their messages count as Medic's posts. */
@@ -56,7 +79,7 @@ export async function findMessagesByKey(client: SlackWebClient, channel: string,
         : client.conversations.history({ channel, include_all_metadata: true, limit: 200, ...(cursor ? { cursor } : {}) }),
     );
     for (const message of (result.messages ?? []) as KeyedMessage[]) {
-      if (message.ts && keyOf(message) === key && postedBy(message, poster)) found.push(message.ts);
+      if (message.ts && carriesKey(message, key) && postedBy(message, poster)) found.push(message.ts);
     }
     cursor = result.response_metadata?.next_cursor || undefined;
     if (!cursor) break;

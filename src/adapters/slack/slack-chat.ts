@@ -5,7 +5,7 @@ import type { CallPacer, CallPriority, CardVersions, PostLedger } from '../../po
 import { ErrorCode, MedicError, isMedicError } from '../../domain/errors.js';
 import type { ServiceCheck } from '../../ports/service-check.js';
 import { untrusted } from '../../presenters/mrkdwn.js';
-import { findMessagesByKey, keyMetadata, type LookupOptions, type PosterIdentity } from './message-keys.js';
+import { findMessagesByKey, keyedFileName, keyMetadata, type LookupOptions, type PosterIdentity } from './message-keys.js';
 import { resolveChannelId } from './resolve-channel.js';
 import { callSlack, toSlackError } from './slack-errors.js';
 import { createSlackWebClient, type SlackClientOptions, type SlackWebClient } from './web-client.js';
@@ -31,7 +31,24 @@ function surelyNotPosted(error: unknown): boolean {
  * value, from every text and block bound for Slack, whatever path built them.
  */
 function withoutKnownSecrets(message: ChatMessage): ChatMessage {
-  return redactDeep(message, redactKnownSecrets) as ChatMessage;
+  const { image, ...rest } = message;
+  const clean = redactDeep(rest, redactKnownSecrets) as ChatMessage;
+  // The picture's bytes are no text to redact; its title and alt text are.
+  return image ? { ...clean, image: { ...image, title: redactKnownSecrets(image.title), altText: redactKnownSecrets(image.altText) } } : clean;
+}
+
+/** The message's ts from a files.completeUploadExternal answer: the share in `channel` (its thread's, for a reply). */
+function sharedTs(result: unknown, channel: string): string | undefined {
+  const completions = (result as { files?: { files?: { shares?: Record<string, Record<string, { ts?: string }[]>> }[] }[] }).files ?? [];
+  for (const completion of completions) {
+    for (const file of completion.files ?? []) {
+      for (const scope of Object.values(file.shares ?? {})) {
+        const ts = scope[channel]?.[0]?.ts;
+        if (ts) return ts;
+      }
+    }
+  }
+  return undefined;
 }
 
 export type SlackChatOptions = {
@@ -135,8 +152,28 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
     const running = inflight.get(cacheKey);
     if (running) return running;
     const lookup = { ...(threadTs ? { threadTs } : {}), beforeEachPage: () => pacer?.take(channel, 'final') };
+    const image = message.image;
+    const upload = async (): Promise<{ ts?: string }> => {
+      if (!image || !threadTs) throw new MedicError(ErrorCode.Internal, 'A picture is posted as a thread reply only.');
+      // files.getUploadURLExternal, the bytes to its upload_url, files.completeUploadExternal: one
+      // share, the text as its comment, the key in the file's name (an upload takes no metadata).
+      const result = await paced('files.uploadV2', channel, 'final', () =>
+        client.filesUploadV2({
+          channel_id: channel,
+          thread_ts: threadTs,
+          initial_comment: message.text,
+          file: Buffer.from(image.pngBase64, 'base64'),
+          filename: keyedFileName(key, image.filename),
+          title: image.title,
+          alt_text: image.altText,
+        }),
+      );
+      // Real Slack may fill the share in a moment later: the post is done either way, its ts unknown
+      // (''), and no copy is ever deleted against an unknown ts.
+      return { ts: sharedTs(result, channel) ?? '' };
+    };
     const send = () =>
-      paced('chat.postMessage', channel, 'final', () =>
+      image && threadTs ? upload() : paced('chat.postMessage', channel, 'final', () =>
         client.chat.postMessage({
           channel,
           text: message.text,
@@ -163,7 +200,7 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
       const posted = await post();
       const ts = posted.ts ?? '';
       const winner = (await findOwnMessages(channel, key, lookup).catch(holdOn429(channel)))[0] ?? ts;
-      if (winner !== ts) await client.chat.delete({ channel, ts }).catch(() => undefined);
+      if (ts && winner !== ts) await client.chat.delete({ channel, ts }).catch(() => undefined);
       return winner;
     })();
     inflight.set(cacheKey, work);
@@ -208,7 +245,7 @@ export function createSlackChat(options: SlackChatOptions): Chat & { channelId()
       throw error;
     }
     await posts.done(cacheKey, ts);
-    if (unknownBefore) checkLateCopies(channel, key, ts, lookup);
+    if (unknownBefore && ts) checkLateCopies(channel, key, ts, lookup);
     return ts;
   }
 

@@ -125,8 +125,26 @@ function renderMessage(message, className) {
   const who = message.fromBot ? 'Medic' : 'user';
   node.append(el('div', 'meta', `${who} · ${new Date(Number(message.ts) * 1000).toLocaleTimeString()}${message.edited ? ' · edited' : ''}${message.ephemeral ? ' · Only visible to you' : ''}`));
   if (message.blocks && message.blocks.length > 0) node.append(renderBlocks(message.blocks, message));
-  else renderMrkdwn(message.text, node.appendChild(el('div', 'block section')));
+  else if (message.text) renderMrkdwn(message.text, node.appendChild(el('div', 'block section')));
+  for (const file of message.files || []) node.append(renderFile(file));
   return node;
+}
+
+// A shared file, as Slack shows one: a picture under its title, served by the sandbox itself.
+function renderFile(file) {
+  const box = el('figure', 'file');
+  box.dataset.fileId = file.id;
+  box.append(el('figcaption', 'file-title', file.title || file.name));
+  if (file.available && String(file.mimetype || '').startsWith('image/')) {
+    const img = document.createElement('img');
+    img.src = file.url;
+    img.alt = file.altText || file.title || file.name;
+    img.loading = 'lazy';
+    box.append(img);
+  } else {
+    box.append(el('div', 'file-missing', file.altText || file.name));
+  }
+  return box;
 }
 
 // One tab per channel when the service catalog routes cards to several; each shows its own cards.
