@@ -10,7 +10,8 @@ import type { CardDeliveries } from '../ports/card-delivery.js';
 import type { IncidentStore } from '../ports/incident-store.js';
 import type { Queues } from '../queue/queues.js';
 import { reopenOnRegression } from '../use-cases/reopen-regression.js';
-import type { RenderRateChart, VerifyDeps } from '../use-cases/verify-fix.js';
+import type { VerifyDeps } from '../use-cases/verify-fix.js';
+import type { RateChart } from '../ports/rate-chart.js';
 import type { Adapters } from './adapters.js';
 import { chatMode } from './chat-mode.js';
 
@@ -35,7 +36,6 @@ export interface VerifyWiring {
   clock: () => Date;
   logger: Logger;
   audit: AuditLog;
-  renderChart?: RenderRateChart;
 }
 
 /**
@@ -65,7 +65,7 @@ export function createVerifyParts(w: VerifyWiring): VerifyParts | undefined {
       const hit = await findLine(service, pattern, since);
       return hit ? { at: hit.at, marker: `log line "${pattern.slice(0, 120)}"` } : undefined;
     } } : {}),
-    ...(w.renderChart ? { renderChart: w.renderChart } : {}),
+    chart: lazyChart(),
     observe: (incident, milestone, at) => observeTimeTo(w.metrics, incident, milestone, at),
     postTimeline: (incidentId) => postTimeline({ store: w.store, audit: w.audit, deliveries: w.deliveries }, incidentId),
     clock: w.clock, logger: w.logger,
@@ -77,5 +77,16 @@ export function createVerifyParts(w: VerifyWiring): VerifyParts | undefined {
     fix: { settingsFor, watch: (incident) => w.queues.enqueueVerify(incident.id, incident.round, intervalMs) },
     sweep: { reopen, resume: (id, round) => w.queues.resumeVerify(id, round), maxWaitMs },
     reopen,
+  };
+}
+
+/** ECharts and resvg load with the first verdict's chart, not with every start of Medic. */
+function lazyChart(): RateChart {
+  let chart: Promise<RateChart> | undefined;
+  return {
+    async render(input) {
+      chart ??= import('../adapters/charts/echarts-rate-chart.js').then((m) => m.createEchartsRateChart());
+      return (await chart).render(input);
+    },
   };
 }

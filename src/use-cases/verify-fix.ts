@@ -8,10 +8,9 @@ import type { CardDeliveries } from '../ports/card-delivery.js';
 import type { ChatImage } from '../ports/chat.js';
 import type { DeployMarker, PullRequests } from '../ports/code.js';
 import type { IncidentStore } from '../ports/incident-store.js';
+import type { RateChart } from '../ports/rate-chart.js';
+import { presentIncidentTitle } from '../presenters/incident-title.js';
 import { presentVerificationReply, type VerificationEvent } from '../presenters/verification-reply.js';
-
-/** The before/after picture of the verdict (the chart adapter); absent: the verdict goes as text. */
-export type RenderRateChart = (input: { title: string; rate: EventRate; deployedAt?: string; mergedAt?: string; windowMinutes: number; nowMs: number }) => Promise<ChatImage>;
 
 export interface VerifyDeps {
   store: IncidentStore;
@@ -21,7 +20,8 @@ export interface VerifyDeps {
   findDeployLine?: (service: string, pattern: string, sinceIso: string) => Promise<DeployMarker | undefined>;
   /** The incident's service's settings (catalog `verify:` over the defaults). */
   settingsFor(service: string): VerifySettings;
-  renderChart?: RenderRateChart;
+  /** The before/after picture of the verdict; absent: the verdict goes as text. */
+  chart?: RateChart;
   /** Posts the incident's timeline in its thread once it is resolved. */
   postTimeline?: (incidentId: string) => Promise<void>;
   /** Observes the time from the incident's first event to a milestone (see observability/time-to.ts). */
@@ -192,10 +192,10 @@ async function reply(incident: Incident, event: VerificationEvent, deps: VerifyD
   const stats = await deps.store.stats(incident.id);
   const view = { incident, ...(stats ? { stats } : {}), ...(rate ? { rate } : {}) };
   let image: ChatImage | undefined;
-  if (rate && deps.renderChart && incident.verification) {
+  if (rate && deps.chart && incident.verification) {
     const v = incident.verification;
     // A picture that cannot be drawn never holds back the verdict.
-    image = await deps.renderChart({ title: incident.displayTitle ?? incident.title, rate, ...(v.deployedAt ? { deployedAt: v.deployedAt } : {}), ...(v.mergedAt ? { mergedAt: v.mergedAt } : {}), windowMinutes: v.windowMinutes, nowMs: nowMs ?? deps.clock().getTime() })
+    image = await deps.chart.render({ title: presentIncidentTitle(incident), rate, ...(v.deployedAt ? { deployedAt: v.deployedAt } : {}), ...(v.mergedAt ? { mergedAt: v.mergedAt } : {}), windowMinutes: v.windowMinutes, nowMs: nowMs ?? deps.clock().getTime() })
       .catch((error: unknown) => { deps.logger.warn({ incidentId: incident.id, err: error }, 'could not draw the verification chart'); return undefined; });
   }
   await deps.deliveries.requestReply(incident.id, `verify:${incident.id}:r${incident.round}:${event}`, presentVerificationReply(view, event, image));

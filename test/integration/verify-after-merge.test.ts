@@ -12,7 +12,7 @@ const TOKEN = 'ghp_loopbackTokenForMedicTests0000000000';
 const MERGE_SHA = 'c'.repeat(40);
 const opened = closeAfterEach();
 
-interface TranscriptRow { kind: string; key: string; text: string }
+interface TranscriptRow { kind: string; key: string; text: string; image?: { filename: string; altText: string } }
 async function thread(w: World): Promise<TranscriptRow[]> {
   return (await w.redis.lrange(`${w.prefix}console:transcript`, 0, -1)).map((row) => JSON.parse(row) as TranscriptRow).filter((row) => row.kind !== 'post' && row.kind !== 'update');
 }
@@ -84,7 +84,12 @@ describe('verification after the merge, with GitHub', () => {
     expect(verified.resolution).toEqual({ quietMinutes: 1, kind: 'verified' });
     expect(verified.verification).toMatchObject({ status: 'verified', deployMarker: expect.stringContaining('production') });
     await w.waitFor(async () => (await said(w, /Resolved — verified/)).length > 0, 'the verified message');
-    expect(await said(w, /Resolved — verified/)).toHaveLength(1);
+    const verdict = await said(w, /Resolved — verified/);
+    expect(verdict).toHaveLength(1);
+    // The before/after chart rides with the verdict, through the gateway to the chat.
+    expect(verdict[0]!.image?.filename).toMatch(/\.png$/);
+    // The timeline follows in the thread, from the audit.
+    await w.waitFor(async () => (await thread(w)).some((row) => row.key.startsWith(`timeline:${fixed.id}:`)), 'the timeline');
     const trail = (await medic.audit.list({ incidentId: fixed.id })).map((a) => a.action);
     expect(trail.filter((a) => ['fix.merged', 'fix.deployed', 'incident.verified'].includes(a))).toEqual(['fix.merged', 'fix.deployed', 'incident.verified']);
 
@@ -113,7 +118,7 @@ describe('verification after the merge, with GitHub', () => {
     await w.waitFor(async () => (await said(w, /Still failing/)).length > 0, 'the still-failing message');
     const messages = await said(w, /Still failing/);
     expect(messages).toHaveLength(1);
-    expect(messages[0]!.text).toMatch(/2 .* events since the deploy/);
+    expect(messages[0]!.text).toMatch(/2 events since the deploy/);
     expect((await medic.audit.list({ incidentId: fixed.id })).filter((a) => a.action === 'incident.still-failing')).toHaveLength(1);
   }, 180_000);
 

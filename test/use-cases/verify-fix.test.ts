@@ -33,7 +33,7 @@ describe('verification after the merge', () => {
     expect(verified.resolution).toEqual({ quietMinutes: 30, kind: 'verified' });
     expect(verified.verification).toMatchObject({ status: 'verified', eventsSince: 0 });
     const verdict = w.thread.replies.get(`verify:${id}:r0:verified`);
-    expect(verdict?.text).toMatch(/Resolved — verified.*no `Payment declined for order .*` events in 30 min since the fix was deployed at 14:01 UTC \(before: \d+ \/ h\)/);
+    expect(verdict?.text).toMatch(/Resolved — verified.*no “Payment declined for order .*” events in 30 min since the fix was deployed at 14:01 UTC \(before: \d+ \/ h\)/);
 
     // A second look (a retry) changes nothing and says nothing new.
     expect(await lookAtFix(id, 29, w.deps())).toEqual({ next: 'done', outcome: 'nothing-awaited' });
@@ -55,7 +55,7 @@ describe('verification after the merge', () => {
     expect(open.state).toBe('reported');
     expect(open.fix?.branch).toMatch(/^fix\//);
     expect(open.verification).toMatchObject({ status: 'still_failing', eventsSince: 34 });
-    expect(w.thread.replies.get(`verify:${id}:r0:still-failing`)?.text).toMatch(/Still failing.*34 .* events since the deploy at 14:00 UTC/);
+    expect(w.thread.replies.get(`verify:${id}:r0:still-failing`)?.text).toMatch(/Still failing.*34 events since the deploy at 14:00 UTC/);
     expect((await auditOf(base, id)).filter((e) => e.action === 'incident.still-failing')).toHaveLength(1);
   });
 

@@ -30,21 +30,25 @@ export interface EchartsRateChartOptions {
   fontFiles?: string[];
   /** Whether the machine's fonts are searched too (default true; false draws with the files alone). */
   loadSystemFonts?: boolean;
+  /** Whether the bundled DejaVu Sans is used (default true; false only to see a machine with no font at all). */
+  bundledFont?: boolean;
 }
 
 /**
  * The fonts the text is drawn with. resvg reads TTF/OTF only; a machine may have no system font
  * at all (a slim container), so a bundled DejaVu Sans (`dejavu-fonts-ttf`) is used when it is
- * installed, and the system's fonts are loaded as well.
+ * a dependency, and the system's fonts are loaded as well.
  */
-export function chartFontFiles(extra: readonly string[] = []): string[] {
+export function chartFontFiles(extra: readonly string[] = [], bundled = true): string[] {
   const files = [...extra];
-  try {
-    const dir = dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json'));
-    const bundled = join(dir, 'ttf', 'DejaVuSans.ttf');
-    if (existsSync(bundled)) files.push(bundled);
-  } catch {
-    // not installed: the system's fonts only
+  if (bundled) {
+    try {
+      const dir = dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json'));
+      const file = join(dir, 'ttf', 'DejaVuSans.ttf');
+      if (existsSync(file)) files.push(file);
+    } catch {
+      // not installed: the system's fonts only
+    }
   }
   return files.filter((file) => existsSync(file));
 }
@@ -114,7 +118,7 @@ export function createEchartsRateChart(options: EchartsRateChartOptions = {}): R
   const width = options.width ?? 900;
   const height = options.height ?? 380;
   const scale = options.scale ?? 2;
-  const fontFiles = chartFontFiles(options.fontFiles);
+  const fontFiles = chartFontFiles(options.fontFiles, options.bundledFont ?? true);
   return {
     async render(input): Promise<ChatImage> {
       const data = chartData(input);

@@ -9,6 +9,14 @@ const Message = z.strictObject({
   version: z.number().int().nonnegative().optional(),
   progress: z.boolean().optional(),
 });
+/** A thread reply's picture (the verification chart): a PNG, bounded like Slack's own upload limits would never need. */
+const Image = z.strictObject({
+  pngBase64: z.string().min(1).max(8_000_000).regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64'),
+  filename: z.string().regex(/^[\w.-]{1,100}\.png$/, 'must be a plain .png file name'),
+  title: z.string().min(1).max(200),
+  altText: z.string().min(1).max(1_000),
+});
+const Reply = Message.extend({ image: Image.optional() });
 const Ref = z.strictObject({ channel: explicitName(), ts: explicitName() });
 
 /**
@@ -42,7 +50,7 @@ export function createSlackTools(chat: Chat | undefined): AnyToolSpec[] {
       ...base,
       name: 'slack.reply',
       summary: "Reply in the card's thread (once per key)",
-      schema: z.strictObject({ ref: Ref, key: explicitName(), message: Message }),
+      schema: z.strictObject({ ref: Ref, key: explicitName(), message: Reply }),
       identifiers: [['ref', 'channel'], ['ref', 'ts'], ['key']],
       handler: (args) => slack().replyInThread(args.ref, args.key, args.message),
     }),
