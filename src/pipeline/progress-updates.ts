@@ -87,7 +87,8 @@ export async function showProgress(incident: Incident, deps: PipelineDeps): Prom
   if (!incident.card) return;
   try {
     const stats = await deps.store.stats(incident.id);
-    await deps.chat.updateCard(incident.card, presentIncidentCard({ incident, stats }));
+    const rate = await deps.store.eventRate(incident.id);
+    await deps.chat.updateCard(incident.card, presentIncidentCard({ incident, stats, rate }));
   } catch (error) {
     deps.logger.warn({ incidentId: incident.id, err: error }, 'progress update failed');
   }

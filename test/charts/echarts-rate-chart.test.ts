@@ -68,10 +68,22 @@ describe('the before/after chart of a verification', () => {
 });
 
 describe('the chart’s bars', () => {
+  it('keeps a storm long before the fix in the picture, dated once it spans days', () => {
+    const old = { [minuteKey(Date.parse('2026-11-30T08:09:00.000Z'))]: 5, [minuteKey(Date.parse('2026-11-30T09:49:00.000Z'))]: 2 };
+    const data = chartData({ title: 't', rate: old, deployedAt: DEPLOY, windowMinutes: 30, nowMs: Date.parse('2026-12-02T14:41:00.000Z') });
+    expect(data.totals.before).toBe(7);
+    expect(data.labels[0]).toMatch(/^11-30 0\d:\d\d$/);
+    expect(data.labels.length).toBeLessThanOrEqual(180);
+    // A week at most: a storm older than that is left out rather than squeezed into a few bars.
+    const ancient = chartData({ title: 't', rate: { '2026-11-01T08:00': 9 }, deployedAt: DEPLOY, windowMinutes: 30, nowMs: Date.parse('2026-12-02T14:41:00.000Z') });
+    expect(ancient.totals.before).toBe(0);
+  });
+
   it('splits the minutes at the deploy and spans from before it to the window’s end', () => {
     const data = chartData({ title: 't', rate: rateOf((ago) => (ago >= 25 ? 2 : 0)), deployedAt: DEPLOY, mergedAt: MERGE, windowMinutes: 30, nowMs: Date.parse('2026-12-02T14:20:00.000Z') });
     expect(data.slotMinutes).toBe(1);
-    expect(data.labels[0]).toBe('13:40');
+    // From the family's first counted minute (80 min before NOW), since it lies before the usual lead.
+    expect(data.labels[0]).toBe('13:25');
     expect(data.labels.at(-1)).toBe('14:40');
     const firstAfter = data.after.findIndex((n) => n !== null);
     expect(data.labels[firstAfter]).toBe('14:10');

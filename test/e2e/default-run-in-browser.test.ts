@@ -30,6 +30,8 @@ let output = '';
 let context: BrowserContext;
 let page: Page;
 let browser: TestBrowser | undefined;
+/** The approved card's message ts, which the merge and verdict follow. */
+let approvedTs = '';
 
 /** The environment of a fresh shell plus only what isolates this run: its Redis prefix and data dir. */
 function defaultEnv(): NodeJS.ProcessEnv {
@@ -137,6 +139,7 @@ describe('the default run in the browser', () => {
     // Two services report the same failure, so their titles match: follow this card by its message ts.
     const ts = (await card.getAttribute('data-ts')) ?? '';
     expect(ts).not.toBe('');
+    approvedTs = ts;
     await card.getByRole('button', { name: 'Approve' }).click();
     const confirm = page.locator('#confirm-dialog');
     await expect(confirm.textContent()).resolves.toMatch(/with exactly the \d+-line diff/);
@@ -177,6 +180,33 @@ describe('the default run in the browser', () => {
     expect(fix.length).toBeGreaterThan(0);
     expect(fix).toEqual(undo);
   }, 60_000);
+
+  it('lets the newcomer merge the fix branch and see Medic verify it: flat sparkline, chart, timeline', async () => {
+    expect(approvedTs).not.toBe('');
+    const approved = page.locator(`#messages > .message[data-ts="${approvedTs}"]`);
+    await approved.getByRole('button', { name: 'Merge fix branch' }).click();
+    const [branch = ''] = fixBranches(remote());
+    // The merge lands on the local remote's default branch, and the card says Medic saw it.
+    await world.waitFor(async () => gitIn(remote(), ['branch', '--contains', branch, '--list', 'main']).includes('main'), 'the fix merged into main', 20_000);
+    await world.waitFor(async () => /Merged/.test((await approved.textContent()) ?? ''), 'the card to see the merge', 30_000);
+    // The sandbox's quiet window is a minute: the sample's errors are all older than the merge.
+    await world.waitFor(async () => /Status\s*✅?\s*Resolved — verified/.test((await approved.textContent()) ?? ''), 'the card to say Resolved — verified', 120_000);
+    const verdict = approved.locator('.reply', { hasText: /Resolved — verified/ }).first();
+    await verdict.waitFor({ timeout: 30_000 });
+    await expect(verdict.textContent()).resolves.toMatch(/no “.+” events in 1 min since the fix was deployed at \d\d:\d\d UTC \(before: \d+ \/ h\)/);
+    // The before/after chart was uploaded to the thread and the page shows the picture itself.
+    const chart = verdict.locator('figure.file img');
+    await chart.waitFor({ timeout: 30_000 });
+    await chart.scrollIntoViewIfNeeded();
+    await world.waitFor(async () => (await chart.evaluate((img: { complete: boolean; naturalWidth: number }) => (img.complete ? img.naturalWidth : 0))) > 0, 'the chart to load', 20_000);
+    // The card's sparkline: the storm's minutes, then flat.
+    await expect(approved.textContent()).resolves.toMatch(/[▁▂▃▄▅▆▇█]{4,}/);
+    const timeline = approved.locator('.reply', { hasText: /Timeline/ }).first();
+    await timeline.waitFor({ timeout: 30_000 });
+    await expect(timeline.textContent()).resolves.toMatch(/Resolved — verified|verified/i);
+    await shoot(approved.first(), 'verified-thread.png');
+    await verdict.screenshot({ path: join(SHOTS, 'verified-chart.png') });
+  }, 240_000);
 
   it('shows the second sample service in its own channel tab, with its own revert', async () => {
     const tabs = page.locator('#channels .channel');

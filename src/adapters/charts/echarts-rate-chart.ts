@@ -16,6 +16,7 @@ const echarts = createRequire(import.meta.url)('echarts') as { init: typeof Init
 const MINUTE_MS = 60_000;
 /** At most this many bars: past it, a bar holds several minutes. */
 const MAX_BARS = 180;
+const MAX_SPAN_MS = 7 * 86_400_000;
 const BEFORE = '#d9534f';
 const AFTER = '#2e8b57';
 const FONT = 'DejaVu Sans';
@@ -54,6 +55,8 @@ export function chartFontFiles(extra: readonly string[] = [], bundled = true): s
 }
 
 const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+/** A slot's label: the time of day, with the date once the chart spans more than a day. */
+const stampOf = (spanMs: number) => (spanMs > 86_400_000 ? (ms: number) => new Date(ms).toISOString().slice(5, 16).replace('T', ' ') : hhmm);
 
 interface ChartData {
   labels: string[];
@@ -76,7 +79,10 @@ export function chartData(input: RateChartInput): ChartData {
   const pivotMs = Number.isFinite(deploy) ? deploy : Number.isFinite(merge) ? merge : input.nowMs;
   const windowEndMs = pivotMs + input.windowMinutes * MINUTE_MS;
   const lead = Math.max(30, input.windowMinutes) * MINUTE_MS;
-  const start = Math.min(pivotMs - lead, Number.isFinite(merge) ? merge - 10 * MINUTE_MS : Number.POSITIVE_INFINITY);
+  // From the family's first counted minute (a storm long before the fix stays in the picture), a week at most.
+  const firstMinute = Math.min(...Object.keys(input.rate).map((key) => Date.parse(`${key}:00.000Z`)).filter(Number.isFinite));
+  const earliest = Number.isFinite(firstMinute) ? Math.max(firstMinute, pivotMs - MAX_SPAN_MS) : Number.POSITIVE_INFINITY;
+  const start = Math.min(pivotMs - lead, Number.isFinite(merge) ? merge - 10 * MINUTE_MS : Number.POSITIVE_INFINITY, earliest);
   const end = Math.max(input.nowMs, windowEndMs);
   // Both ends' own minutes included.
   const minutes = Math.ceil((end - start) / MINUTE_MS) + 1;
@@ -87,9 +93,10 @@ export function chartData(input: RateChartInput): ChartData {
   const before: (number | null)[] = [];
   const after: (number | null)[] = [];
   const totals = { before: 0, after: 0, peakBefore: 0 };
+  const stamp = stampOf(series.slotMs * series.counts.length);
   series.counts.forEach((n, i) => {
     const at = series.startMs + i * series.slotMs;
-    labels.push(hhmm(at));
+    labels.push(stamp(at));
     // A slot is after the deploy once it starts at or past the deploy's minute (the log's time decides).
     const isAfter = at >= Math.floor(pivotMs / MINUTE_MS) * MINUTE_MS && (Number.isFinite(deploy) || Number.isFinite(merge));
     before.push(isAfter ? null : n);
@@ -139,7 +146,7 @@ export function createEchartsRateChart(options: EchartsRateChartOptions = {}): R
           animation: false,
           backgroundColor: '#ffffff',
           textStyle: { fontFamily: FONT, color: '#333333' },
-          title: { text: title, subtext: `Events per ${unit}, ${hhmm(data.startMs)}–${hhmm(data.startMs + data.labels.length * data.slotMs)} UTC`, left: 16, top: 8, textStyle: { fontSize: 15, fontFamily: FONT }, subtextStyle: { fontFamily: FONT } },
+          title: { text: title, subtext: `Events per ${unit}, ${stampOf(data.labels.length * data.slotMs)(data.startMs)}–${stampOf(data.labels.length * data.slotMs)(data.startMs + data.labels.length * data.slotMs)} UTC`, left: 16, top: 8, textStyle: { fontSize: 15, fontFamily: FONT }, subtextStyle: { fontFamily: FONT } },
           legend: { data: [hasDeploy ? 'before the deploy' : 'before', hasDeploy ? 'after the deploy' : 'after'], right: 24, top: 12, itemGap: 36, textStyle: { fontFamily: FONT } },
           grid: { left: 56, right: 32, top: 92, bottom: 40 },
           xAxis: { type: 'category', data: data.labels, axisLabel: { fontFamily: FONT, hideOverlap: true }, axisTick: { alignWithLabel: true } },

@@ -18,13 +18,14 @@ export const cardStep: Step = {
     // The delivery job posts the thread diff and the final card once this state is persisted.
     if (deps.requestCard) return { patch: { state: next.state, ...(sameFailureAs ? { sameFailureAs } : {}) }, details: { state: next.state } };
     const stats = await deps.store.stats(incident.id);
-    const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, presentIncidentCard({ incident, stats }), incident.route?.channel));
+    const rate = await deps.store.eventRate(incident.id);
+    const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, presentIncidentCard({ incident, stats, rate }), incident.route?.channel));
     const proposal = next.proposal;
     if (proposal && !diffFitsCard(proposal)) {
       const parts = presentThreadDiff(next);
       for (const [i, part] of parts.entries()) await deps.chat.replyInThread(card, `diff:${incident.id}:${proposal.contentHash}:${i}`, part);
     }
-    await deps.chat.updateCard(card, presentIncidentCard({ incident: { ...next, card }, stats }));
+    await deps.chat.updateCard(card, presentIncidentCard({ incident: { ...next, card }, stats, rate }));
     return { patch: { state: next.state, card, ...(sameFailureAs ? { sameFailureAs } : {}) }, details: { state: next.state } };
   },
 };

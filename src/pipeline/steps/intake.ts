@@ -19,7 +19,8 @@ export const intakeStep: Step = {
     const details = { service: incident.service, severity: incident.severity, firstEventAt: incident.firstEvent.time, ...(route ? { catalogService: route.service, known: route.known, channel: route.channel } : {}) };
     if (deps.requestCard) return { patch: { displayTitle, ...(route ? { route } : {}) }, details };
     const stats = await deps.store.stats(incident.id);
-    const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, presentIncidentCard({ incident, stats }), route?.channel));
+    const rate = await deps.store.eventRate(incident.id);
+    const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, presentIncidentCard({ incident, stats, rate }), route?.channel));
     return { patch: { card, displayTitle, ...(route ? { route } : {}) }, details: { ...details, ...(incident.card ? {} : { cardChannel: card.channel }) } };
   },
 };

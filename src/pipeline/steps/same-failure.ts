@@ -61,7 +61,7 @@ async function linkBack(firstId: string, incident: Incident, deps: PipelineDeps)
   if (!first.card) return;
   // A courtesy, like the progress updates: the holder's own next render shows it too.
   try {
-    await deps.chat.updateCard(first.card, presentIncidentCard({ incident: first, stats: await deps.store.stats(first.id) }));
+    await deps.chat.updateCard(first.card, presentIncidentCard({ incident: first, stats: await deps.store.stats(first.id), rate: await deps.store.eventRate(first.id) }));
   } catch (error) {
     deps.logger.warn({ incidentId: first.id, err: error }, 'could not show the same-failure link on the first card');
   }

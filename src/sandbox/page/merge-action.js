@@ -1,4 +1,4 @@
-/* global document, fetch */
+/* global document, fetch, Date, Event */
 // "Merge fix branch" in the sandbox page: the newcomer plays the reviewer who merges the PR, on
 // the thread reply where Medic announced a pushed fix branch. The sandbox reads the branch from
 // that reply and merges it into the default branch of its local bare remote (/sandbox/merge);
@@ -7,11 +7,24 @@
 const ANNOUNCED = /`(fix\/[A-Za-z0-9][A-Za-z0-9._-]{0,120})`/;
 const MERGED = (branch) => `🔀 \`${branch}\``;
 
-// Asked once, before the page first renders: a sandbox without a local remote shows no button.
-const available = await fetch('/sandbox/merge')
-  .then((response) => response.json())
-  .then((body) => body.available === true)
-  .catch(() => false);
+// A sandbox without a local remote shows no button. Medic seeds the sample's remote while the page
+// may already be open, so until the sandbox says yes it is asked again (at most every two seconds)
+// as the page renders; the page's next render after a yes shows the buttons.
+let available = false;
+let askedAt = 0;
+function askAvailable() {
+  if (available || Date.now() - askedAt < 2_000) return;
+  askedAt = Date.now();
+  fetch('/sandbox/merge')
+    .then((response) => response.json())
+    .then((body) => {
+      available = body.available === true;
+      // The page renders only when its state changes: it is told to render the buttons now.
+      if (available) document.dispatchEvent(new Event('medic-merge-available'));
+    })
+    .catch(() => undefined);
+}
+askAvailable();
 
 function setStatus(text) {
   const status = document.querySelector('#status');
@@ -34,6 +47,7 @@ async function merge(reply, branch, button) {
 
 /** Adds the button to the last reply of `thread` that announces each fix branch (Medic's, not ephemeral). */
 export function addMergeAction(thread, replies) {
+  askAvailable();
   if (!available) return;
   const last = new Map();
   for (const reply of replies) {

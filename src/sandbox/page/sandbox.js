@@ -312,6 +312,11 @@ $('#command-form').addEventListener('submit', (event) => {
   input.value = '';
 });
 
+// The merge buttons appear once the sandbox's local remote exists: render again when it does.
+document.addEventListener('medic-merge-available', () => {
+  rendered = { ...rendered, version: -1 };
+});
+
 async function poll() {
   try { await refresh(); } catch { $('#status').textContent = 'The sandbox is not answering.'; }
   setTimeout(poll, 700);
