@@ -58,7 +58,7 @@ async function run(): Promise<{ lags: number[]; verified: number; replies: numbe
         audit: [],
       }));
     }
-    let mergedAt: string | undefined;
+    const merge: { at?: string } = {};
     const requested = new Map<string, number>();
     let replies = 0;
     const state = createRedisCardDeliveryState(redis, prefix);
@@ -75,14 +75,14 @@ async function run(): Promise<{ lags: number[]; verified: number; replies: numbe
     };
     const worker = startWorker(createVerifyFixJob({
       store, deliveries, settingsFor: () => ({ windowMinutes: WINDOW_S / 60 }),
-      pullRequests: { mergeState: async () => (mergedAt ? { merged: true, mergedAt } : { merged: false }) },
+      pullRequests: { mergeState: async () => (merge.at ? { merged: true, mergedAt: merge.at } : { merged: false }) },
       clock: () => new Date(), logger, intervalMs: 1_000, maxIntervalMs: 1_000, maxWaitMs: 86_400_000, regressionHoldMs: 86_400_000,
     }), { connection: redis, redisPrefix: prefix, lockDurationMs: 30_000, logger });
     for (const id of ids) await queues.enqueueVerify(id, 0, 0);
     const setupS = (Date.now() - started) / 1000;
     await sleep(2_000);
-    mergedAt = new Date().toISOString();
-    const windowEnd = Date.parse(mergedAt) + WINDOW_S * 1000;
+    merge.at = new Date().toISOString();
+    const windowEnd = Date.parse(merge.at) + WINDOW_S * 1000;
     const deadline = windowEnd + 120_000;
     while (requested.size < ids.length && Date.now() < deadline) await sleep(100);
     await worker.close();

@@ -2,7 +2,7 @@ import { startVerification, type VerifySettings } from '../../src/domain/verific
 import type { DeployMarker, MergeState } from '../../src/ports/code.js';
 import type { IncidentStore } from '../../src/ports/incident-store.js';
 import { ingestEvents } from '../../src/use-cases/ingest-events.js';
-import type { VerifyDeps } from '../../src/use-cases/verify-fix.js';
+import { lookAtFix, type VerifyDeps } from '../../src/use-cases/verify-fix.js';
 import { buildEvent } from './builders.js';
 import { recordingDeliveries } from './recording-deliveries.js';
 
@@ -37,10 +37,20 @@ export function verifyWorld(store: () => IncidentStore, settings: VerifySettings
     }));
     return incident!.id;
   }
-  return {
-    deps, thread, ingest, pushedFix,
+  /** The pushed fix merged at T0 and verified once its 30 quiet minutes passed; the clock is then T0 + 31 min. */
+  async function verifiedFix(deps: Partial<VerifyDeps> = {}): Promise<string> {
+    const id = await pushedFix();
+    merge = { merged: true, mergedAt: new Date(T0).toISOString() };
+    await lookAtFix(id, 0, { ...world.deps(), ...deps });
+    now = T0 + 31 * MIN;
+    await lookAtFix(id, 1, { ...world.deps(), ...deps });
+    return id;
+  }
+  const world = {
+    deps, thread, ingest, pushedFix, verifiedFix,
     at: (ms: number) => void (now = ms),
     merged: (state: MergeState) => void (merge = state),
     deployed: (marker: DeployMarker) => void (deploy = marker),
   };
+  return world;
 }

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { createSweepJob, sweepQuietIncidents, type SweepDeps } from '../../jobs/sweep.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { reopenOnRegression } from '../../src/use-cases/reopen-regression.js';
-import { lookAtFix } from '../../src/use-cases/verify-fix.js';
 import { useIncidentStore } from '../support/incident-store-world.js';
 import { MIN, T0, verifyWorld } from '../support/verify-world.js';
 
@@ -34,11 +33,7 @@ describe('the sweep beside verification', () => {
 
   it('reopens a verified incident whose family came back, where the card refresh did not', async () => {
     const w = verifyWorld(base.store);
-    const id = await w.pushedFix();
-    w.merged({ merged: true, mergedAt: new Date(T0).toISOString() });
-    await lookAtFix(id, 0, w.deps());
-    w.at(T0 + 31 * MIN);
-    await lookAtFix(id, 1, w.deps());
+    const id = await w.verifiedFix();
     // Quiet and verified: the sweep neither closes nor releases it.
     expect(await sweepQuietIncidents(sweepDeps(w, T0 + 200 * MIN))).toEqual([]);
     expect((await w.ingest(1, T0 + 60 * MIN)).absorbed).toBe(1);

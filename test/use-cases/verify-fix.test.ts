@@ -78,11 +78,7 @@ describe('verification after the merge', () => {
 
   it('reopens the same verified incident when its family comes back, and says so once', async () => {
     const w = verifyWorld(base.store);
-    const id = await w.pushedFix();
-    w.merged({ merged: true, mergedAt: new Date(T0).toISOString() });
-    await lookAtFix(id, 0, w.deps());
-    w.at(T0 + 31 * MIN);
-    await lookAtFix(id, 1, w.deps());
+    const id = await w.verifiedFix();
     expect((await base.store().require(id)).state).toBe('closed');
 
     w.at(T0 + 90 * MIN);
@@ -101,11 +97,7 @@ describe('verification after the merge', () => {
 
   it('after the regression window, a returning family opens a new incident naming the verified one', async () => {
     const w = verifyWorld(base.store);
-    const id = await w.pushedFix();
-    w.merged({ merged: true, mergedAt: new Date(T0).toISOString() });
-    await lookAtFix(id, 0, w.deps());
-    w.at(T0 + 31 * MIN);
-    await lookAtFix(id, 1, { ...w.deps(), regressionHoldMs: 30 });
+    const id = await w.verifiedFix({ regressionHoldMs: 30 });
     await new Promise((resolve) => setTimeout(resolve, 60));
     const later = await w.ingest(1, T0 + 120 * MIN);
     expect(later.created).toBe(1);

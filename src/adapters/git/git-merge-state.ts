@@ -11,20 +11,13 @@
 import { resolve } from 'node:path';
 import type { FixRef, MergeState } from '../../ports/code.js';
 import { assertFixBranch } from './fix-guards.js';
-import { assertCredentialFreeRemote, type GitCredentials } from './git-credentials.js';
+import { assertCredentialFreeRemote } from './git-credentials.js';
+import type { GitRepositoryOptions } from './git-repository.js';
 import { createGitRunner, type GitRunner } from './git-runner.js';
 import { ensureClone, fetchBranches, remoteHeads, withCloneLock } from './medic-clone.js';
 
-export interface GitMergeStateOptions {
-  remoteUrl: string;
-  /** The default branch fixes are merged into. */
-  branch: string;
-  /** Medic's clone (the same one the repository reads and the publisher commits in). */
-  workDir: string;
-  credentials?: GitCredentials;
-  timeoutMs?: number;
-  now?: () => Date;
-}
+/** What the merge check needs is what the repository reads need: the same remote, branch and clone. */
+export type GitMergeStateOptions = GitRepositoryOptions;
 
 /** The sha a ref names, or undefined (git prints nothing for a missing ref with --quiet). */
 async function commitOf(git: GitRunner, ref: string): Promise<string | undefined> {

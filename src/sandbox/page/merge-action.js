@@ -1,4 +1,4 @@
-/* global document, fetch, Date, Event */
+/* global document, fetch, Event */
 // "Merge fix branch" in the sandbox page: the newcomer plays the reviewer who merges the PR, on
 // the thread reply where Medic announced a pushed fix branch. The sandbox reads the branch from
 // that reply and merges it into the default branch of its local bare remote (/sandbox/merge);
