@@ -8,9 +8,9 @@ import { buildIncident } from '../support/builders.js';
 const card = { channel: 'C1', ts: '1.1' };
 let shown: string[];
 
-// Only what showProgress reaches: the incident's stats and the card update.
+// Only what showProgress reaches: the incident's stats and rate, and the card update.
 const deps = () => ({
-  store: { stats: async () => ({ count: 3, firstSeen: '', lastSeen: '' }) },
+  store: { stats: async () => ({ count: 3, firstSeen: '', lastSeen: '' }), eventRate: async () => ({}) },
   chat: { updateCard: async (_ref: unknown, message: ChatMessage) => void shown.push(message.text) },
   logger: { warn: () => undefined },
 }) as unknown as PipelineDeps;

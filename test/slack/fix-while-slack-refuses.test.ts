@@ -53,8 +53,8 @@ describe('a fix approved while Slack refuses every call', () => {
     const cardOf = () => s.state.messages.filter((m) => !m.threadTs && !m.ephemeralFor && m.metadata?.event_payload.key === `card:${incident.id}`);
     await w.waitFor(async () => {
       const card = cardOf()[0];
-      return card && s.state.messages.some((m) => m.threadTs === card.ts && /Branch pushed|fix\//.test(m.text)) && JSON.stringify(card.blocks).includes('Branch pushed');
-    }, 'the card showing the fix and its "Branch pushed" reply', 30_000);
+      return card && s.state.messages.some((m) => m.threadTs === card.ts && /Branch pushed|fix\//.test(m.text)) && /Branch pushed|Awaiting merge/.test(JSON.stringify(card.blocks)) && JSON.stringify(card.blocks).includes('fix/');
+    }, 'the card showing the pushed fix (awaiting its merge) and its "Branch pushed" reply', 30_000);
     expect(cardOf()).toHaveLength(1);
     const thread = s.state.messages.filter((m) => m.threadTs === cardOf()[0]!.ts);
     const keys = thread.map((m) => m.metadata?.event_payload.key);
