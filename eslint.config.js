@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.medic/', 'data/sample-service/', 'bench/results/'] },
+  { ignores: ['node_modules/', 'dist/', '.medic/', 'data/sample-service/', 'data/sample-loyalty/', 'bench/results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -23,7 +23,7 @@ export interface VerifyParts {
   fix: { settingsFor(service: string): VerifySettings; watch(incident: Incident): Promise<void> };
   /** For the sweep: reopen a returned family, resume a lost job. */
   sweep: { reopen(incidentId: string): Promise<unknown>; resume(incidentId: string, round: number): Promise<boolean>; maxWaitMs: number };
-  reopen(incidentId: string): Promise<Incident | undefined>;
+  reopen: (incidentId: string) => Promise<Incident | undefined>;
 }
 
 export interface VerifyWiring {
