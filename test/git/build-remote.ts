@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 
 export function gitIn(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], {
@@ -66,4 +67,21 @@ export function buildRemote(name = 'remote.git'): TestRemote {
 export function remoteBranches(bare: string): Map<string, string> {
   const out = gitIn(bare, 'for-each-ref', '--format=%(refname:short) %(objectname)', 'refs/heads');
   return new Map(out.trim().split('\n').filter(Boolean).map((l) => l.split(' ') as [string, string]));
+}
+
+/** A fresh bare remote and the place of Medic's clone of it, for each test of the calling suite. */
+export function useRemoteClone(): { readonly remote: TestRemote; readonly workDir: string } {
+  let remote: TestRemote | undefined;
+  beforeEach(() => {
+    remote = buildRemote();
+  });
+  afterEach(() => remote?.cleanup());
+  return {
+    get remote() {
+      return remote!;
+    },
+    get workDir() {
+      return join(remote!.root, 'data', 'repo');
+    },
+  };
 }

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGitMergeState } from '../../src/adapters/git/git-merge-state.js';
 import { createNoPullRequests } from '../../src/adapters/github/no-pull-requests.js';
 import { ErrorCode } from '../../src/domain/errors.js';
-import { buildRemote, gitIn, remoteBranches, type TestRemote } from './build-remote.js';
+import { useRemoteClone, gitIn, remoteBranches, type TestRemote } from './build-remote.js';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const BRANCH = 'fix/INC-9-20260301102030';
@@ -43,17 +43,11 @@ function developer(remote: TestRemote) {
 }
 
 describe('merge state on a plain git remote (no code host)', () => {
-  let remote: TestRemote;
-  let workDir: string;
-  beforeEach(() => {
-    remote = buildRemote();
-    workDir = join(remote.root, 'data', 'repo');
-  });
-  afterEach(() => remote.cleanup());
+  const clone = useRemoteClone();
 
   it('says merged once the pushed fix commit is in the default branch, with the merge commit and its date', async () => {
-    const dev = developer(remote);
-    const mergeState = createGitMergeState({ remoteUrl: remote.bare, branch: 'main', workDir, now: () => NOW });
+    const dev = developer(clone.remote);
+    const mergeState = createGitMergeState({ remoteUrl: clone.remote.bare, branch: 'main', workDir: clone.workDir, now: () => NOW });
     expect(await mergeState({ branch: BRANCH })).toEqual({ merged: false });
     const fix = dev.pushFix(BRANCH, 'src/a.ts');
     expect(await mergeState({ branch: BRANCH })).toEqual({ merged: false });
@@ -62,29 +56,29 @@ describe('merge state on a plain git remote (no code host)', () => {
     expect(merge).not.toBe(fix);
     expect(await mergeState({ branch: BRANCH })).toEqual({ merged: true, commit: merge, mergedAt: '2026-03-01T11:30:00.000Z' });
     // Later work on main keeps naming the commit that brought the fix in.
-    remote.commitToMain({ 'README.md': '# shop, later\n' }, 'later work');
+    clone.remote.commitToMain({ 'README.md': '# shop, later\n' }, 'later work');
     expect(await mergeState({ branch: BRANCH })).toEqual({ merged: true, commit: merge, mergedAt: '2026-03-01T11:30:00.000Z' });
     // The branch deleted after the merge: still merged, from the commit Medic fetched.
     dev.deleteRemote(BRANCH);
     expect(await mergeState({ branch: BRANCH })).toEqual({ merged: true, commit: merge, mergedAt: '2026-03-01T11:30:00.000Z' });
     // It all happened in Medic's clone: fetched refs, nothing checked out or pushed.
-    expect(gitIn(workDir, 'rev-parse', 'refs/remotes/origin/main').trim()).toBe(remoteBranches(remote.bare).get('main'));
-    expect([...remoteBranches(remote.bare).keys()]).toEqual(['main']);
+    expect(gitIn(clone.workDir, 'rev-parse', 'refs/remotes/origin/main').trim()).toBe(remoteBranches(clone.remote.bare).get('main'));
+    expect([...remoteBranches(clone.remote.bare).keys()]).toEqual(['main']);
   });
 
   it('after a fast-forward, names the fix commit itself and the time it was first seen merged', async () => {
-    const dev = developer(remote);
-    const mergeState = createGitMergeState({ remoteUrl: remote.bare, branch: 'main', workDir, now: () => NOW });
+    const dev = developer(clone.remote);
+    const mergeState = createGitMergeState({ remoteUrl: clone.remote.bare, branch: 'main', workDir: clone.workDir, now: () => NOW });
     const fix = dev.pushFix(BRANCH, 'src/a.ts');
     expect(dev.merge(BRANCH, '--ff-only')).toBe(fix);
     expect(await mergeState({ branch: BRANCH })).toEqual({ merged: true, commit: fix, mergedAt: NOW.toISOString() });
-    remote.commitToMain({ 'README.md': '# shop, later\n' }, 'later work');
+    clone.remote.commitToMain({ 'README.md': '# shop, later\n' }, 'later work');
     expect(await mergeState({ branch: BRANCH })).toEqual({ merged: true, commit: fix, mergedAt: NOW.toISOString() });
   });
 
   it('is not merged while another fix is, and refuses anything but a fix branch', async () => {
-    const dev = developer(remote);
-    const mergeState = createGitMergeState({ remoteUrl: remote.bare, branch: 'main', workDir, now: () => NOW });
+    const dev = developer(clone.remote);
+    const mergeState = createGitMergeState({ remoteUrl: clone.remote.bare, branch: 'main', workDir: clone.workDir, now: () => NOW });
     dev.pushFix(BRANCH, 'src/a.ts');
     dev.pushFix('fix/INC-10-20260301102031', 'src/b.ts');
     dev.merge('fix/INC-10-20260301102031', '--no-ff');
@@ -96,18 +90,18 @@ describe('merge state on a plain git remote (no code host)', () => {
   });
 
   it("never works in a repository it did not create (the operator's checkout)", async () => {
-    const checkout = join(remote.root, 'operator');
-    gitIn(remote.root, 'clone', '--quiet', remote.bare, checkout);
-    const mergeState = createGitMergeState({ remoteUrl: remote.bare, branch: 'main', workDir: checkout });
+    const checkout = join(clone.remote.root, 'operator');
+    gitIn(clone.remote.root, 'clone', '--quiet', clone.remote.bare, checkout);
+    const mergeState = createGitMergeState({ remoteUrl: clone.remote.bare, branch: 'main', workDir: checkout });
     await expect(mergeState({ branch: BRANCH })).rejects.toMatchObject({ code: ErrorCode.ConfigInvalid });
   });
 
   it('is the no-code-host PR port\'s merge state when given', async () => {
-    const dev = developer(remote);
-    const prs = createNoPullRequests({ remote: remote.bare, mergeState: createGitMergeState({ remoteUrl: remote.bare, branch: 'main', workDir, now: () => NOW }) });
+    const dev = developer(clone.remote);
+    const prs = createNoPullRequests({ remote: clone.remote.bare, mergeState: createGitMergeState({ remoteUrl: clone.remote.bare, branch: 'main', workDir: clone.workDir, now: () => NOW }) });
     dev.pushFix(BRANCH, 'src/a.ts');
     const merge = dev.merge(BRANCH, '--no-ff');
     expect(await prs.mergeState?.({ branch: BRANCH })).toMatchObject({ merged: true, commit: merge });
-    expect('mergeState' in createNoPullRequests({ remote: remote.bare })).toBe(false);
+    expect('mergeState' in createNoPullRequests({ remote: clone.remote.bare })).toBe(false);
   });
 });

@@ -1,10 +1,9 @@
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGitRepository } from '../../src/adapters/git/git-repository.js';
 import { readHeadRevision } from '../../src/adapters/git/head-revision.js';
 import { createRevisionCachedRepository } from '../../src/adapters/git/revision-cache.js';
 import type { CodeRepository } from '../../src/ports/code.js';
-import { SAMPLE_FILES, buildRemote, gitIn, type TestRemote } from './build-remote.js';
+import { SAMPLE_FILES, useRemoteClone, gitIn } from './build-remote.js';
 
 /** The real clone, counting what reaches git or the disk. */
 function counted(repo: CodeRepository) {
@@ -19,28 +18,22 @@ function counted(repo: CodeRepository) {
 }
 
 describe('the revision cache over a real clone', () => {
-  let remote: TestRemote;
-  let workDir: string;
-  beforeEach(() => {
-    remote = buildRemote();
-    workDir = join(remote.root, 'data', 'repo');
-  });
-  afterEach(() => remote.cleanup());
+  const clone = useRemoteClone();
 
   it('reads HEAD from .git as git rev-parse does, and nothing before the clone exists', async () => {
-    expect(await readHeadRevision(workDir)).toBeUndefined();
-    const repo = createGitRepository({ remoteUrl: remote.bare, branch: 'main', workDir });
+    expect(await readHeadRevision(clone.workDir)).toBeUndefined();
+    const repo = createGitRepository({ remoteUrl: clone.remote.bare, branch: 'main', workDir: clone.workDir });
     await repo.sync();
-    expect(await readHeadRevision(workDir)).toBe(gitIn(workDir, 'rev-parse', 'HEAD').trim());
-    gitIn(workDir, 'pack-refs', '--all');
-    expect(await readHeadRevision(workDir)).toBe(gitIn(workDir, 'rev-parse', 'HEAD').trim());
+    expect(await readHeadRevision(clone.workDir)).toBe(gitIn(clone.workDir, 'rev-parse', 'HEAD').trim());
+    gitIn(clone.workDir, 'pack-refs', '--all');
+    expect(await readHeadRevision(clone.workDir)).toBe(gitIn(clone.workDir, 'rev-parse', 'HEAD').trim());
   });
 
   it('reads files and git logs once per commit, and again once the clone moves on', async () => {
-    const git = createGitRepository({ remoteUrl: remote.bare, branch: 'main', workDir });
+    const git = createGitRepository({ remoteUrl: clone.remote.bare, branch: 'main', workDir: clone.workDir });
     await git.sync();
     const { calls, wrapped } = counted(git);
-    const repo = createRevisionCachedRepository(wrapped, { revision: () => readHeadRevision(workDir) });
+    const repo = createRevisionCachedRepository(wrapped, { revision: () => readHeadRevision(clone.workDir) });
     for (let incident = 0; incident < 3; incident++) {
       expect(await repo.listFiles()).toEqual(expect.arrayContaining(Object.keys(SAMPLE_FILES)));
       expect(await repo.readFile('src/checkout/discounts.ts')).toBe(SAMPLE_FILES['src/checkout/discounts.ts']);
@@ -48,7 +41,7 @@ describe('the revision cache over a real clone', () => {
     }
     expect(calls).toEqual({ listFiles: 1, readFile: 1, recentChanges: 1 });
 
-    remote.commitToMain({ 'src/checkout/discounts.ts': 'export const fixed = true;\n' }, 'checkout: change discounts');
+    clone.remote.commitToMain({ 'src/checkout/discounts.ts': 'export const fixed = true;\n' }, 'checkout: change discounts');
     await git.sync(); // another worker process syncing the shared clone
     expect(await repo.readFile('src/checkout/discounts.ts')).toBe('export const fixed = true;\n');
     expect((await repo.recentChanges(['src/checkout/discounts.ts'], 3650, 10))[0]?.subject).toBe('checkout: change discounts');
@@ -56,9 +49,9 @@ describe('the revision cache over a real clone', () => {
   });
 
   it('passes the window\'s end through: changes before an old first event are found, later ones are not', async () => {
-    const git = createGitRepository({ remoteUrl: remote.bare, branch: 'main', workDir });
+    const git = createGitRepository({ remoteUrl: clone.remote.bare, branch: 'main', workDir: clone.workDir });
     await git.sync();
-    const repo = createRevisionCachedRepository(git, { revision: () => readHeadRevision(workDir) });
+    const repo = createRevisionCachedRepository(git, { revision: () => readHeadRevision(clone.workDir) });
     const [latest] = await repo.recentChanges(['src/checkout/discounts.ts'], 3650, 10);
     expect(latest).toBeDefined();
     const before = new Date(Date.parse(latest!.date) - 1_000).toISOString();

@@ -145,12 +145,12 @@ export async function startGitHubServer(options: LoopbackGitHubOptions): Promise
   };
   const ancestors = (sha: string): Set<string> => {
     const seen = new Set<string>();
-    const todo = [sha];
-    while (todo.length > 0) {
-      const c = todo.pop()!;
+    const frontier = [sha];
+    while (frontier.length > 0) {
+      const c = frontier.pop()!;
       if (seen.has(c)) continue;
       seen.add(c);
-      todo.push(...(commits.get(c) ?? []));
+      frontier.push(...(commits.get(c) ?? []));
     }
     return seen;
   };

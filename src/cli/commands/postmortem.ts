@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import type { CliCommand } from '../command.js';
 import type { BootReader } from '../boot-reader.js';
 import { readArgs } from '../read-args.js';
+import { readIncident } from '../read-incident.js';
 import { terminalIo } from '../terminal-output.js';
 import { presentPostmortem } from '../../presenters/postmortem.js';
 
@@ -21,13 +22,11 @@ export function createPostmortemCommand(boot: BootReader, clock: () => Date = ()
         io.stderr.write(`Usage: npm run medic -- ${this.usage}\n`);
         return 2;
       }
-      return boot(io, async ({ commands, audit }) => {
-        const view = await commands.status(id);
-        if (!view) {
-          io.stderr.write(`No incident ${id}. List them with \`npm run medic -- incidents\`.\n`);
-          return 1;
-        }
-        const [trail, samples] = await Promise.all([audit.list({ incidentId: id }), commands.samples(id)]);
+      return boot(io, async (reader) => {
+        const found = await readIncident(io, reader, id);
+        if (!found) return 1;
+        const { view, trail } = found;
+        const samples = await reader.commands.samples(id);
         const markdown = presentPostmortem({ ...view, trail, samples, generatedAt: clock().toISOString() });
         if (typeof out === 'string') {
           await writeFile(out, markdown, 'utf8');

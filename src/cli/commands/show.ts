@@ -1,6 +1,7 @@
 import type { CliCommand } from '../command.js';
 import type { BootReader } from '../boot-reader.js';
 import { readArgs } from '../read-args.js';
+import { readIncident } from '../read-incident.js';
 import { diffBody } from '../../presenters/diff-pages.js';
 import { redactSecrets } from '../../domain/untrusted/redact.js';
 import type { FixProposal } from '../../domain/fix.js';
@@ -39,13 +40,10 @@ export function createShowCommand(boot: BootReader): CliCommand {
         io.stderr.write('Usage: npm run medic -- show <incident>\n');
         return 2;
       }
-      return boot(io, async ({ commands, audit }) => {
-        const view = await commands.status(id);
-        if (!view) {
-          io.stderr.write(`No incident ${id}. List them with \`npm run medic -- incidents\`.\n`);
-          return 1;
-        }
-        const trail = await audit.list({ incidentId: id });
+      return boot(io, async (reader) => {
+        const found = await readIncident(io, reader, id);
+        if (!found) return 1;
+        const { view, trail } = found;
         if (parsed.values.json === true) {
           rawIo.stdout.write(terminalJson({ ...view, audit: trail }, 2, CODE_KEYS) + '\n');
           return 0;
