@@ -53,31 +53,37 @@ export default async function (): Promise<BenchReport> {
 
     const cli = (args: string[], stdinFile?: string) => () => timeProcess(process.execPath, [MEDIC_CLI, ...args], { env, stdinFile });
     const templates = await medianOf(RUNS, cli(['templates', oneLine]));
+    const help = await medianOf(RUNS, cli(['templates', '--help']));
     const incidents = await medianOf(RUNS, cli(['incidents']));
     const show = await medianOf(RUNS, cli(['show', incidentId]));
     const locate = await medianOf(RUNS, cli(['locate', join(ROOT, 'data/sample-service')], trace));
     // For scale: the same one-line templates through `npm run medic`, npm's own start included.
     const viaNpm = await medianOf(RUNS, () => timeProcess('npm', ['run', '--silent', 'medic', '--', 'templates', oneLine], { env }));
+    // The package's bin entry through npx, as the README offers it in Medic's directory.
+    const viaNpx = await medianOf(RUNS, () => timeProcess('npx', ['--no-install', 'medic', 'templates', oneLine], { env }));
     const node = await medianOf(RUNS, () => timeProcess(process.execPath, ['-e', '0'], { env }));
     const loadAfter = loadAverage();
     const rows: (string | number)[][] = [
       ['templates (one line)', Math.round(templates.median), templates.all.join(' ')],
+      ['templates --help', Math.round(help.median), help.all.join(' ')],
       ['incidents', Math.round(incidents.median), incidents.all.join(' ')],
       ['show', Math.round(show.median), show.all.join(' ')],
       ['locate', Math.round(locate.median), locate.all.join(' ')],
       ['npm run medic -- templates', Math.round(viaNpm.median), viaNpm.all.join(' ')],
+      ['npx medic templates', Math.round(viaNpx.median), viaNpx.all.join(' ')],
       ['node -e 0 (floor)', Math.round(node.median), node.all.join(' ')],
       ['load average before / after', '-', `${loadBefore} / ${loadAfter}`],
     ];
     return {
       headline: {
         cli_templates_ms: Math.round(templates.median),
+        cli_templates_help_ms: Math.round(help.median),
         cli_incidents_ms: Math.round(incidents.median),
         cli_show_ms: Math.round(show.median),
         cli_locate_ms: Math.round(locate.median),
       },
       table: { columns: ['command', 'median_ms', `runs (${RUNS})`], rows },
-      detail: { runs: RUNS, npm_run_templates_ms: Math.round(viaNpm.median), node_floor_ms: Math.round(node.median), load_average_before: loadBefore, load_average_after: loadAfter },
+      detail: { runs: RUNS, npm_run_templates_ms: Math.round(viaNpm.median), npx_templates_ms: Math.round(viaNpx.median), node_floor_ms: Math.round(node.median), load_average_before: loadBefore, load_average_after: loadAfter },
     };
   } finally {
     await deleteByPrefix(redis, prefix);

@@ -7,7 +7,7 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
 }
 
-/** One `npm run medic -- <name> …` command. `run` returns the process exit code. */
+/** One `medic <name> …` command. `run` returns the process exit code. */
 export interface CliCommand {
   name: string;
   usage: string;

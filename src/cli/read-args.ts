@@ -21,11 +21,11 @@ export function readArgs<O extends Options>(
 ): ParsedArgs<O> | number {
   const parsed = tryParse(args, options);
   if (typeof parsed === 'string') {
-    io.stderr.write(`medic ${command.name}: ${parsed}\nusage: npm run medic -- ${command.usage}\n`);
+    io.stderr.write(`medic ${command.name}: ${parsed}\nusage: medic ${command.usage}\n`);
     return 2;
   }
   if ((parsed.values as { help?: boolean }).help === true) {
-    io.stdout.write(`usage: npm run medic -- ${command.usage}\n  ${command.summary}\n`);
+    io.stdout.write(`usage: medic ${command.usage}\n  ${command.summary}\n`);
     return 0;
   }
   return parsed;

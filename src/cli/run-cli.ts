@@ -76,7 +76,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (!load) {
     const asked = name === undefined || name === 'help' || name === '--help' || name === '-h';
     const commands = await createCommands(io.env);
-    const overview = `Usage: npm run medic -- <command> [--help]\n\n${commands.map((c) => `  ${c.usage}\n      ${c.summary}`).join('\n')}\n`;
+    const overview = `usage: medic <command> [--help]\n  (medic: \`npx medic\` in Medic's directory, \`node dist/cli/medic.js\` there without npm's start, or \`medic\` on the PATH after \`npm link\`)\n\n${commands.map((c) => `  ${c.usage}\n      ${c.summary}`).join('\n')}\n`;
     if (asked) {
       io.stdout.write(overview);
       return 0;

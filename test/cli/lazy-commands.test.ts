@@ -75,7 +75,7 @@ describe('every command answers --help', () => {
   it.each(COMMANDS)('%s --help prints its usage and exits 0', async (name) => {
     const io = buildCliIo();
     expect(await runCli([name, '--help'], io)).toBe(0);
-    expect(io.out()).toMatch(new RegExp(`^usage: npm run medic -- ${name}\\b`));
+    expect(io.out()).toMatch(new RegExp(`^usage: medic ${name}\\b`));
     expect(io.err()).toBe('');
   });
 
@@ -83,7 +83,7 @@ describe('every command answers --help', () => {
     const io = buildCliIo();
     expect(await runCli(['audit', '--bogus'], io)).toBe(2);
     expect(io.err().split('\n')[0]).toBe('medic audit: unknown option --bogus');
-    expect(io.err()).toContain('usage: npm run medic -- audit');
+    expect(io.err()).toContain('usage: medic audit');
   });
 
   it('help lists every command', async () => {

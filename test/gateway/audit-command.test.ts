@@ -39,6 +39,6 @@ describe('medic audit', () => {
 
     const bad = buildIo();
     expect(await command.run(['--decision', 'nope'], bad.io)).toBe(2);
-    expect(bad.err()).toContain('usage: npm run medic -- audit');
+    expect(bad.err()).toContain('usage: medic audit');
   });
 });

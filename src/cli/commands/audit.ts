@@ -81,7 +81,7 @@ export function createAuditCommand(buildDeps: () => Promise<AuditCommandDeps>): 
       if (typeof parsed === 'number') return parsed;
       const query = parsed.positionals.length > 0 ? `unexpected argument ${parsed.positionals[0] ?? ''}` : toQuery(parsed.values);
       if (typeof query === 'string') {
-        io.stderr.write(`${query}\nusage: npm run medic -- ${USAGE}\n`);
+        io.stderr.write(`${query}\nusage: medic ${USAGE}\n`);
         return 2;
       }
       const deps = await buildDeps();

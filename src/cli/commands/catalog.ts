@@ -52,7 +52,7 @@ export function createCatalogCommand(load: (env: NodeJS.ProcessEnv) => Promise<L
       if (typeof parsed === 'number') return parsed;
       const [sub, ...rest] = parsed.positionals;
       if (rest.length > 0 || (sub !== undefined && sub !== 'validate')) {
-        io.stderr.write(`usage: npm run medic -- ${USAGE}\n`);
+        io.stderr.write(`usage: medic ${USAGE}\n`);
         return 2;
       }
       const loaded = await load(rawIo.env);

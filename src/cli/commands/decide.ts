@@ -34,7 +34,7 @@ export function createDecideCommand(verdict: 'approve' | 'reject', boot: BootMed
       const [id, ...rest] = parsed.positionals;
       const shownHash = verdict === 'approve' ? rest[0] : undefined;
       if (!id || (verdict === 'approve' && !shownHash)) {
-        io.stderr.write(`Usage: npm run medic -- ${this.usage}${verdict === 'approve' ? '\n(the proposal hash is the one `npm run medic -- show <incident>` prints)' : ''}\n`);
+        io.stderr.write(`usage: medic ${this.usage}${verdict === 'approve' ? '\n(the proposal hash is the one `npm run medic -- show <incident>` prints)' : ''}\n`);
         return 2;
       }
       if (shownHash !== undefined && shownHash.trim().length < MIN_HASH_PREFIX) {

@@ -40,7 +40,7 @@ export function createDoctorCommand(boot: BootMedic): CliCommand {
       const parsed = readArgs(args, io, this, {});
       if (typeof parsed === 'number') return parsed;
       if (parsed.positionals.length > 0) {
-        io.stderr.write(`Usage: npm run medic -- ${this.usage}\n`);
+        io.stderr.write(`usage: medic ${this.usage}\n`);
         return 2;
       }
       return boot(io, async ({ medic, redisUrl, embeddedRedis }) => {

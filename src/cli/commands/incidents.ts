@@ -22,7 +22,7 @@ export function createIncidentsCommand(boot: BootReader): CliCommand {
       const parsed = readArgs(args, io, this, { open: { type: 'boolean' } });
       if (typeof parsed === 'number') return parsed;
       if (parsed.positionals.length > 0) {
-        io.stderr.write(`Usage: npm run medic -- ${this.usage}\n`);
+        io.stderr.write(`usage: medic ${this.usage}\n`);
         return 2;
       }
       return boot(io, async ({ commands }) => {

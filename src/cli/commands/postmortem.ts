@@ -19,7 +19,7 @@ export function createPostmortemCommand(boot: BootReader, clock: () => Date = ()
       const [id, ...extra] = parsed.positionals;
       const out = parsed.values.out;
       if (!id || extra.length > 0 || out === '') {
-        io.stderr.write(`Usage: npm run medic -- ${this.usage}\n`);
+        io.stderr.write(`usage: medic ${this.usage}\n`);
         return 2;
       }
       return boot(io, async (reader) => {

@@ -32,7 +32,7 @@ export function createReplayCommand(boot: BootMedic): CliCommand {
       const print = parsed.values['print-incidents'] === true;
       const [file, ...extra] = parsed.positionals;
       if (!file || extra.length > 0) {
-        io.stderr.write(`Usage: npm run medic -- ${USAGE}\n`);
+        io.stderr.write(`usage: medic ${USAGE}\n`);
         return 2;
       }
       const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {

@@ -37,7 +37,7 @@ export function createShowCommand(boot: BootReader): CliCommand {
       if (typeof parsed === 'number') return parsed;
       const [id, ...extra] = parsed.positionals;
       if (!id || extra.length > 0) {
-        io.stderr.write('Usage: npm run medic -- show <incident>\n');
+        io.stderr.write('usage: medic show <incident>\n');
         return 2;
       }
       return boot(io, async (reader) => {
