@@ -1,5 +1,6 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { simpleGit } from 'simple-git';
@@ -22,8 +23,8 @@ export interface SeedSampleRemoteOptions {
 // in the work dir), so the host's git configuration never changes the commits or their hashes.
 const GIT_CONFIG = ['user.name=Medic', 'user.email=medic@localhost', 'commit.gpgsign=false', 'core.autocrlf=false'];
 
-function gitEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: home, LANG: 'C', GIT_CONFIG_NOSYSTEM: '1', ...extra };
+function gitEnv(home: string): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: home, LANG: 'C', GIT_CONFIG_NOSYSTEM: '1' };
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -50,8 +51,27 @@ async function listTree(root: string): Promise<string[]> {
     .sort();
 }
 
-/** Builds the sample history in a temporary work tree and returns its path. */
-async function buildHistory(options: SeedSampleRemoteOptions, branch: string): Promise<string> {
+/** A commit message as `git commit -m` stores it (cleanup mode "whitespace"), so hashes match. */
+function cleanMessage(message: string): string {
+  const lines = message.split('\n').map((l) => l.trimEnd());
+  const kept = lines.filter((l, i) => l !== '' || (i > 0 && lines[i - 1] !== ''));
+  while (kept[0] === '') kept.shift();
+  while (kept.at(-1) === '') kept.pop();
+  return `${kept.join('\n')}\n`;
+}
+
+/** A `data` command of git fast-import: the exact byte count, then the bytes. */
+function data(text: string): Buffer[] {
+  const bytes = Buffer.from(text, 'utf8');
+  return [Buffer.from(`data ${bytes.length}\n`), bytes, Buffer.from('\n')];
+}
+
+/**
+ * The sample history as one git fast-import stream: each commit writes its files' content at
+ * that commit, with the manifest's author and date (committer Medic, as `git commit` would record
+ * with the identity above). One process builds the whole history, instead of two per commit.
+ */
+async function historyStream(options: SeedSampleRemoteOptions, branch: string): Promise<Buffer> {
   const history = await loadSampleHistory(options.historyFile);
   const now = options.now ?? (history.anchor ? new Date(history.anchor) : new Date());
   const tree = await listTree(options.sourceDir);
@@ -65,28 +85,28 @@ async function buildHistory(options: SeedSampleRemoteOptions, branch: string): P
         [missing.length ? `never committed: ${missing.join(', ')}` : '', unknown.length ? `not in the tree: ${unknown.join(', ')}` : ''].filter(Boolean).join('; '),
     );
   }
-  const work = await mkdtemp(join(tmpdir(), 'medic-sample-'));
-  try {
-    const git = simpleGit({ baseDir: work, config: GIT_CONFIG }).env(gitEnv(work));
-    await git.raw(['init', '--quiet', `--initial-branch=${branch}`]);
-    for (const commit of history.commits) {
-      const files = [...commit.files].sort();
-      for (const file of files) {
-        const content = contentAt(commit, file, await readFile(join(options.sourceDir, file), 'utf8'));
-        await mkdir(dirname(join(work, file)), { recursive: true });
-        await writeFile(join(work, file), content);
-      }
-      await git.raw(['add', '--', ...files]);
-      const date = `@${Math.floor(commitDate(commit, now).getTime() / 1000)} +0000`;
-      await git
-        .env(gitEnv(work, { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date }))
-        .raw(['commit', '--quiet', '--no-verify', '--allow-empty', `--author=${commit.author}`, '-m', commit.message]);
+  const parts: Buffer[] = [];
+  for (const commit of history.commits) {
+    const when = `${Math.floor(commitDate(commit, now).getTime() / 1000)} +0000`;
+    parts.push(Buffer.from(`commit refs/heads/${branch}\nauthor ${commit.author} ${when}\ncommitter Medic <medic@localhost> ${when}\n`), ...data(cleanMessage(commit.message)));
+    for (const file of [...commit.files].sort()) {
+      const content = contentAt(commit, file, await readFile(join(options.sourceDir, file), 'utf8'));
+      // The manifest's paths are normalized relative paths (sample-history.ts); quoted as git does.
+      parts.push(Buffer.from(`M 100644 inline ${JSON.stringify(file)}\n`), ...data(content));
     }
-    return work;
-  } catch (err) {
-    await rm(work, { recursive: true, force: true });
-    throw err;
   }
+  return Buffer.concat(parts);
+}
+
+function fastImport(bareDir: string, stream: Buffer, home: string): Promise<void> {
+  return new Promise((resolveDone, reject) => {
+    const child = spawn('git', ['-c', 'core.autocrlf=false', '--git-dir', bareDir, 'fast-import', '--quiet', '--done'], { env: gitEnv(home), stdio: ['pipe', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4_000)));
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolveDone() : reject(new MedicError(ErrorCode.Internal, `git fast-import failed building the sample history: ${stderr.trim()}`))));
+    child.stdin.end(Buffer.concat([stream, Buffer.from('done\n')]));
+  });
 }
 
 /**
@@ -100,13 +120,14 @@ export async function seedSampleRemote(options: SeedSampleRemoteOptions): Promis
     throw new MedicError(ErrorCode.Conflict, `${remoteDir} exists and is not a bare git repository; empty it or point the sample remote elsewhere`);
   }
   const branch = options.branch ?? 'main';
-  const work = await buildHistory(options, branch);
-  // Cloned beside the target and renamed into place, so a crash never leaves a half-made remote.
+  const stream = await historyStream(options, branch);
+  // Built beside the target and renamed into place, so a crash never leaves a half-made remote.
   const partial = `${remoteDir}.partial-${randomBytes(4).toString('hex')}`;
+  const home = await mkdtemp(join(tmpdir(), 'medic-sample-'));
   try {
     await mkdir(dirname(remoteDir), { recursive: true });
-    await simpleGit({ config: GIT_CONFIG }).env(gitEnv(work)).raw(['clone', '--quiet', '--bare', '--no-local', work, partial]);
-    await simpleGit({ baseDir: partial, config: GIT_CONFIG }).env(gitEnv(work)).raw(['remote', 'remove', 'origin']);
+    await simpleGit({ config: GIT_CONFIG }).env(gitEnv(home)).raw(['init', '--quiet', '--bare', `--initial-branch=${branch}`, partial]);
+    await fastImport(partial, stream, home);
     try {
       await rename(partial, remoteDir);
     } catch (err) {
@@ -116,6 +137,6 @@ export async function seedSampleRemote(options: SeedSampleRemoteOptions): Promis
     return { remoteDir, created: true };
   } finally {
     await rm(partial, { recursive: true, force: true });
-    await rm(work, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true });
   }
 }

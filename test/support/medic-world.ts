@@ -131,7 +131,8 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
       return medic;
     },
     spawnWorker(overrides = {}) {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main.ts'), '--role', 'worker', '--exit-with-parent'], {
+      // The bundle the global setup built from today's sources: no transpiler at each start.
+      const child = spawn(process.execPath, [join(ROOT, 'dist/main.js'), '--role', 'worker', '--exit-with-parent'], {
         cwd: ROOT, env: { ...process.env, ...env, ...overrides }, stdio: ['ignore', 'pipe', 'pipe'],
       });
       child.stdout?.resume();
