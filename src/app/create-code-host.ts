@@ -74,8 +74,8 @@ export function createCodeHost({ config, redis, logger, paths, repository }: { c
 
   const git = { remoteUrl, branch: repository.branch, workDir: dirs.clone, credentials, timeoutMs: config.MEDIC_GIT_TIMEOUT_MS };
   // Worker processes sharing this data directory share one clone; git work on it takes turns.
-  const withDataLock = <T>(fn: () => Promise<T>) =>
-    withRedisLock(redis, `${config.MEDIC_REDIS_PREFIX}lock:data:${repository.id === 'default' ? paths.data : dirs.clone}`, () => fn(), { leaseMs: config.MEDIC_DATA_LOCK_LEASE_MS });
+  const withDataLock = <T>(fn: (lost: AbortSignal) => Promise<T>) =>
+    withRedisLock(redis, `${config.MEDIC_REDIS_PREFIX}lock:data:${repository.id === 'default' ? paths.data : dirs.clone}`, fn, { leaseMs: config.MEDIC_DATA_LOCK_LEASE_MS });
   const gitRepo = createGitRepository(git);
   // Reading history needs no turn once the clone exists, as listing and reading files never did:
   // git log reads objects and an atomically updated ref, which a concurrent sync never tears.
@@ -107,7 +107,16 @@ export function createCodeHost({ config, redis, logger, paths, repository }: { c
     unlockedRepo,
     repo,
     // The worktree root is made on first use: a repository added by a catalog reload has none yet.
-    publisher: { ...gitPublisher, publish: (input) => withDataLock(async () => (await mkdir(dirs.worktrees, { recursive: true }), gitPublisher.publish(input))) },
+    // Losing the clone's lock stops the fix work as losing its own write lease does.
+    publisher: {
+      ...gitPublisher,
+      publish: (input) =>
+        withDataLock(async (lost) => {
+          await mkdir(dirs.worktrees, { recursive: true });
+          const signal = input.guard?.signal ? AbortSignal.any([input.guard.signal, lost]) : lost;
+          return gitPublisher.publish({ ...input, guard: { ...input.guard, signal } });
+        }),
+    },
     pullRequests,
     withDataLock,
   };

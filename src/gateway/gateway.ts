@@ -103,7 +103,8 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
     };
     try {
       const timeoutMs = spec.timeoutMs ?? (writes ? (options.writeTimeoutMs ?? 120_000) : (options.readTimeoutMs ?? 5_000));
-      const outcome = await runHandler(spec, args, { ...ctx, approverId: run.approverId }, timeoutMs);
+      const fenced = lease ? { fence: lease.fence, admit: () => lease.admit() } : undefined;
+      const outcome = await runHandler(spec, args, { ...ctx, approverId: run.approverId, ...(fenced ? { lease: fenced } : {}) }, timeoutMs, lease?.lost);
       if (outcome.kind === 'threw') {
         if (!spec.selfPaced) breakers.recordFailure(spec.upstream, outcome.error);
         const error = asMedicError(outcome.error);

@@ -54,6 +54,14 @@ export interface PublishInput {
   branch: string;
   proposal: FixProposal;
   message: string;
+  /** The caller's hold on the write: aborted when lost; `admit` is asked just before the push and may refuse it. */
+  guard?: PublishGuard;
+}
+
+export interface PublishGuard {
+  signal?: AbortSignal;
+  /** Throws when this writer may no longer push (a later holder of the fix's lease has written). */
+  admit?: () => Promise<void>;
 }
 
 export interface PublishResult {

@@ -118,7 +118,7 @@ export interface Harness {
 export function buildHarness(
   redis: Redis,
   prefix: string,
-  options: { deps?: ToolRegistryDeps; actions?: ActionPolicy[]; approvers?: string[]; elevated?: string[]; readTimeoutMs?: number; writeTimeoutMs?: number; audit?: AuditLog; authority?: Authority } = {},
+  options: { deps?: ToolRegistryDeps; actions?: ActionPolicy[]; approvers?: string[]; elevated?: string[]; readTimeoutMs?: number; writeTimeoutMs?: number; audit?: AuditLog; authority?: Authority; lockLeaseMs?: number } = {},
 ): Harness {
   const clock = { now: Date.parse('2025-03-01T10:00:00Z') };
   const now = () => clock.now;
@@ -130,7 +130,7 @@ export function buildHarness(
     authority: options.authority ?? createConfiguredAuthority({ approvers: options.approvers ?? [APPROVER, SECOND_APPROVER], elevatedApprovers: options.elevated ?? [ELEVATED] }),
     audit,
     approvals,
-    locks: createTargetLocks(redis, prefix, { leaseMs: 60_000 }),
+    locks: createTargetLocks(redis, prefix, { leaseMs: options.lockLeaseMs ?? 60_000 }),
     challenges: createStepUpChallenges(redis, prefix, { secret: STEP_UP_SECRET, ttlMs: 120_000, now }),
     breakers,
     cache: createReadCache({ ttlMs: 120_000, now }),

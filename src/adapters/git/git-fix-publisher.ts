@@ -97,8 +97,20 @@ export function createGitFixPublisher(options: GitFixPublisherOptions): FixPubli
     }
   }
 
-  async function push(branch: string, commit: string): Promise<PublishResult> {
+  /** Stops the work between two git steps once the caller's hold on it is gone. */
+  function stillHeld(input: PublishInput): void {
+    const signal = input.guard?.signal;
+    if (!signal?.aborted) return;
+    const why = signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
+    throw new MedicError(ErrorCode.Conflict, `Fix work for ${input.incidentId} stopped before the push: ${why}. Nothing was pushed; the worker that holds the fix now finishes it.`, { transient: true });
+  }
+
+  async function push(input: PublishInput, commit: string): Promise<PublishResult> {
+    const { branch } = input;
     await options.beforePush?.({ branch, commit });
+    stillHeld(input);
+    // The fence is checked at the last moment before the one effect that cannot be taken back.
+    await input.guard?.admit?.();
     const ref = `refs/heads/${branch}`;
     // Never "+ref" (force) and never any ref but the fix branch itself.
     if (!ref.startsWith('refs/heads/fix/')) throw new MedicError(ErrorCode.FixRefused, 'Refused push: only fix/ branches are pushed.');
@@ -119,6 +131,7 @@ export function createGitFixPublisher(options: GitFixPublisherOptions): FixPubli
     assertFixBranch(branch, options.branch);
     assertApprovedContent(proposal);
     await ensureClone(git, workDir, options.remoteUrl);
+    stillHeld(input);
     await cleanWorktrees(branch);
     const heads = await remoteHeads(git, [options.branch, branch]);
     if (!heads.has(options.branch)) throw new MedicError(ErrorCode.UpstreamRejected, `The remote has no branch ${options.branch}: check MEDIC_REPO_BRANCH.`);
@@ -137,10 +150,11 @@ export function createGitFixPublisher(options: GitFixPublisherOptions): FixPubli
       throw new MedicError(ErrorCode.Conflict, `Branch ${branch} already exists on the remote and is not exactly the approved change; Medic will not overwrite it or open a PR for it. Re-run \`/medic fix ${incidentId}\`.`);
     }
     const committed = local ? await findApprovedTip(git, `refs/heads/${branch}`, { ancestorOf: originDefault }, proposal) : undefined;
-    if (committed) return push(branch, committed);
+    if (committed) return push(input, committed);
 
     assertBaseUnchanged(proposal, await readBase(proposal.file), incidentId, options.branch);
-    return push(branch, await commitInWorktree(input, local !== undefined));
+    stillHeld(input);
+    return push(input, await commitInWorktree(input, local !== undefined));
   }
 
   return {

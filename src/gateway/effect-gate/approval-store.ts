@@ -22,13 +22,33 @@ export interface ApprovalStore {
   consumeApproval(approval: Approval): Promise<void>;
 }
 
+/**
+ * A write lease with the check a resource makes before it takes the write: `admit` answers false
+ * when a later holder of the same target has already written (its fence is larger), so a holder
+ * that stalled past its lease — paused, partitioned — is refused instead of overwriting it.
+ */
+export interface WriteLease extends Lease {
+  /** Just before the irreversible effect: records this fence as the latest seen, unless a larger one was. */
+  admit(): Promise<boolean>;
+}
+
 export interface TargetLocks {
   /**
    * At most one MUTATING/DESTRUCTIVE call in flight per target, across every worker. The lock is
    * a lease its holder renews while alive: a killed worker's lock frees within one lease.
    */
-  acquire(target: string): Promise<Lease | undefined>;
+  acquire(target: string): Promise<WriteLease | undefined>;
 }
+
+// The largest fence a target's resource has admitted; a smaller one comes from a stale holder.
+const ADMIT = `
+local seen = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tonumber(ARGV[1]) < seen then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+`;
+/** The admitted fence outlives any lease by far; a month bounds what idle targets keep. */
+const SEEN_TTL_MS = 30 * 86_400_000;
 
 export function createApprovalStore(redis: RedisClient, prefix: string, options: { ttlMs: number; now?: () => number }): ApprovalStore {
   const now = options.now ?? Date.now;
@@ -51,6 +71,12 @@ export function createApprovalStore(redis: RedisClient, prefix: string, options:
 
 export function createTargetLocks(redis: RedisClient, prefix: string, options: { leaseMs: number }): TargetLocks {
   return {
-    acquire: (target) => tryAcquireLease(redis, `${prefix}gw:lock:${target}`, { leaseMs: options.leaseMs }),
+    async acquire(target) {
+      const key = `${prefix}gw:lock:${target}`;
+      const lease = await tryAcquireLease(redis, key, { leaseMs: options.leaseMs });
+      if (!lease) return undefined;
+      const admit = async () => Number(await redis.eval(ADMIT, 1, `${key}:admitted`, lease.fence, SEEN_TTL_MS)) === 1;
+      return Object.assign(lease, { admit });
+    },
   };
 }

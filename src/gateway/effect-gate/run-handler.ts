@@ -13,12 +13,14 @@ export type HandlerRun =
  * timeout is reported with the handler's own promise, for the gateway to audit the outcome as
  * unknown and reconcile it when it settles. It is never recorded as done, nor as surely failed.
  */
-export async function runHandler(spec: AnyToolSpec, args: unknown, ctx: Omit<ToolRunContext, 'signal'>, timeoutMs: number): Promise<HandlerRun> {
+export async function runHandler(spec: AnyToolSpec, args: unknown, ctx: Omit<ToolRunContext, 'signal'>, timeoutMs: number, lost?: AbortSignal): Promise<HandlerRun> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown>;
   try {
-    running = spec.handler(args, { ...ctx, signal: controller.signal });
+    // A lost write lease aborts the handler as the deadline does: another worker may hold it now.
+    const signal = lost ? AbortSignal.any([controller.signal, lost]) : controller.signal;
+    running = spec.handler(args, { ...ctx, signal });
   } catch (error) {
     return { kind: 'threw', error };
   }

@@ -47,7 +47,13 @@ export function createCodeHostTools(deps: { publisher?: FixPublisher; pullReques
         if (ctx.incidentId !== undefined && ctx.incidentId !== args.incidentId) {
           throw new MedicError(ErrorCode.FixRefused, 'The fix belongs to another incident; nothing was pushed.');
         }
-        return (publisher ?? missing('The fix publisher')).publish(args);
+        const { lease } = ctx;
+        const admit = lease
+          ? async () => {
+              if (!(await lease.admit())) throw new MedicError(ErrorCode.Conflict, `Refused push for ${args.incidentId}: this worker's lease (fence ${lease.fence}) was taken over and a later holder has written; nothing was pushed.`);
+            }
+          : undefined;
+        return (publisher ?? missing('The fix publisher')).publish({ ...args, guard: { signal: ctx.signal, ...(admit ? { admit } : {}) } });
       },
     }),
     defineTool({

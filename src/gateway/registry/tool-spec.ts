@@ -4,7 +4,13 @@ import type { EffectClass, InvocationContext, Permission } from './effect.js';
 
 /** What a handler sees besides its arguments: who, which incident, which trace, and an abort signal. */
 export interface ToolRunContext extends InvocationContext {
+  /** Aborted at the deadline, and when the write lease is lost. */
   signal: AbortSignal;
+  /**
+   * A write's lease on its target: its fence, and the check its resource makes just before the
+   * irreversible effect (false: a later holder has written; the write must not happen).
+   */
+  lease?: { fence: number; admit(): Promise<boolean> };
   /** The approver whose recorded approval (or step-up confirmation) authorized this run. */
   approverId?: string;
 }
