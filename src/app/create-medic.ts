@@ -238,7 +238,7 @@ export function createMedic(parts: MedicParts): Medic {
       );
       // Clicks the web role acked: the use-case and the clicker's ephemeral run here, off its loop.
       const claims = createRedisDeliveryClaims(redis, prefix);
-      const answerDeps = { commands, ...(actions ? { actions } : {}), logger, tell: tellThroughChat(adapters.chat, audit, logger), claim: (key: string) => claims.claim(key) };
+      const answerDeps = { commands, ...(actions ? { actions } : {}), logger, tell: tellThroughChat(adapters.chat, audit, logger), claim: (key: string, deliveryId?: string) => claims.claim(key, deliveryId) };
       answerers.push(await startClickAnswerer(redis, prefix, (click) => answerClick(answerDeps, click), { logger }));
       await queues.sweep.upsertJobScheduler('sweep-quiet', { every: config.MEDIC_SWEEP_INTERVAL_S * 1000 }, { name: 'sweep', data: {} });
       if (config.SPLUNK_HEC_URL && config.SPLUNK_HEC_TOKEN) {

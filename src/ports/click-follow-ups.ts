@@ -17,6 +17,11 @@ export interface ClickFollowUp {
    * role claimed them itself.
    */
   replayKeys?: string[];
+  /**
+   * The queued delivery's own id (the stream entry), set by the worker that reads it: a worker
+   * that takes over a dead worker's pending click claims its replay keys again under the same id.
+   */
+  deliveryId?: string;
 }
 
 /** Where the web role leaves clicks it acked; a worker answers them (use-case, then an ephemeral). */

@@ -16,8 +16,8 @@ export interface AnswerClickDeps {
   /** Tells the clicker alone (an ephemeral); never throws. */
   tell(channel: string | undefined, userId: string, text: string): Promise<void>;
   logger: { error(message: string): void };
-  /** Claims one replay key (Redis, shared with the web role); false when claimed before. */
-  claim?: (key: string) => boolean | Promise<boolean>;
+  /** Claims one replay key (Redis, shared with the web role); false when claimed before by another delivery. */
+  claim?: (key: string, deliveryId?: string) => boolean | Promise<boolean>;
 }
 
 /** The clicks answered after the ack, wherever that runs (the web role's loop or a worker). */
@@ -46,7 +46,7 @@ export async function answerClick(deps: AnswerClickDeps, click: ClickFollowUp): 
     const claim = deps.claim;
     // Keys to claim and nowhere to claim them: refused rather than risk answering a replay.
     if (!claim) return;
-    const claims = await Promise.all(click.replayKeys.map(async (key) => claim(key)));
+    const claims = await Promise.all(click.replayKeys.map(async (key) => claim(key, click.deliveryId)));
     if (claims.includes(false)) return; // a retry or a replay of a click already answered
   }
   const caller = { userId: click.user.id, ...(click.user.name ? { name: click.user.name } : {}), via: 'slack' as const };

@@ -42,7 +42,7 @@ type Entries = [id: string, fields: string[]][];
  * A worker's side: reads clicks through a consumer group (each click answered by one worker),
  * acknowledges each once answered, and takes over clicks a dead worker left pending for `idleMs`
  * (at least once: the use-cases behind a click are idempotent, so a retaken Approve enqueues no
- * second fix). A malformed entry is logged and dropped, never retried forever.
+ * second fix; its replay keys, claimed under the entry's id, admit the takeover). A malformed entry is logged and dropped, never retried forever.
  */
 export async function startClickAnswerer(
   redis: RedisClient,
@@ -71,7 +71,8 @@ export async function startClickAnswerer(
       } catch {
         options.logger.warn(`Dropped a malformed click follow-up ${id}`);
       }
-      if (click) await answer(click);
+      // The entry id travels with the click: a takeover of this entry is the same delivery.
+      if (click) await answer({ ...click, deliveryId: `click:${id}` });
       await redis.multi().xack(key, GROUP, id).xdel(key, id).exec();
     }));
   };

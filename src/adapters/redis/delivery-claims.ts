@@ -10,9 +10,20 @@ import type { RedisClient } from './connect.js';
 export function createRedisDeliveryClaims(redis: RedisClient, prefix: string, options: { ttlMs?: number } = {}) {
   const ttlMs = options.ttlMs ?? 15 * 60_000;
   return {
-    async claim(key: string): Promise<boolean> {
+    /**
+     * True for the first claim of `key`, and again for the same `holder` — one queued delivery
+     * taken over from a worker that died after claiming it is the same click, not a replay.
+     */
+    async claim(key: string, holder = '1'): Promise<boolean> {
       const digest = createHash('sha256').update(key).digest('hex').slice(0, 32);
-      return (await redis.set(`${prefix}slack:delivery:${digest}`, '1', 'PX', ttlMs, 'NX')) === 'OK';
+      return Number(await redis.eval(CLAIM, 1, `${prefix}slack:delivery:${digest}`, holder, ttlMs)) === 1;
     },
   };
 }
+
+const CLAIM = `
+local held = redis.call('GET', KEYS[1])
+if held == false then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+if held == ARGV[1] and ARGV[1] ~= '1' then return 1 end
+return 0
+`;
