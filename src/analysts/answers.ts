@@ -36,6 +36,9 @@ export const FixAnswer = z.object({
 });
 export type FixAnswer = z.infer<typeof FixAnswer>;
 
+/** Every answer the analysts ask the model for, by the schema name they send (the gateway refuses others). */
+export const MODEL_ANSWERS: Readonly<Record<string, z.ZodType>> = { rca_result: RcaAnswer, recommendation: RecommendationAnswer, fix_proposal: FixAnswer };
+
 const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 const cutAll = (items: string[], count: number, max: number) => items.slice(0, count).map((s) => cut(s, max));
 

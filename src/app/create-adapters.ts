@@ -37,7 +37,10 @@ import { upsertIncidentDoc } from '../retrieval/incident-to-doc.js';
 import { seedSampleRemote } from '../sample/seed-sample-remote.js';
 import type { Adapters } from './adapters.js';
 import { approverIds, chatMode, elevatedIds, type SlackSettings } from './chat-mode.js';
-import { createAnalystFactory } from './create-analyst.js';
+import { createAnalystFactory, createModel, modelDeadlineMs } from './create-analyst.js';
+import { createGatedLlm } from '../gateway/gated-llm.js';
+import { MODEL_ANSWERS } from '../analysts/answers.js';
+import type { Llm } from '../ports/llm.js';
 import { createCodeHost } from './create-code-host.js';
 import { remoteOf } from './repository-dirs.js';
 import { createServiceCatalog } from './create-service-catalog.js';
@@ -125,6 +128,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
   const codeSearch = (args: { query: string; limit: number }) => indexedSearch({ text: args.query, record: true, limit: args.limit });
   const actions = await loadPolicy(config.MEDIC_POLICY_FILE);
   const groupingRules = await loadGroupingRules(config.MEDIC_GROUPING_FILE);
+  const llm = createModel(config);
   const { gateway, approvals } = createGatewayStack({
     redis, prefix, authority, audit: createAuditLog(redis, prefix, { maxLen: config.MEDIC_AUDIT_MAXLEN }), actions,
     // A degraded read served from the cache comes from the same repository the call would read.
@@ -133,14 +137,17 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
       return route.known && route.repository ? route.repository.id : '-';
     },
     config: { ...config, MEDIC_APPROVERS: approverIds(config), MEDIC_ELEVATED_APPROVERS: elevatedIds(config) },
-    ports: { logs, chat, repo, publisher, pullRequests, searchDocs: createDocsSearch({ embedder, vectors: store }), searchCode: codeSearch, grouping: createIncidentGrouping(redis, prefix) },
+    ports: { logs, chat, repo, publisher, pullRequests, searchDocs: createDocsSearch({ embedder, vectors: store }), searchCode: codeSearch, grouping: createIncidentGrouping(redis, prefix), ...(llm ? { model: { llm, answers: MODEL_ANSWERS, deadlineMs: modelDeadlineMs(config) } } : {}) },
   });
   const gated = createGatedPorts(gateway, { logs, chat, repo, publisher, pullRequests }, scope);
   const audit = createAuditLog(redis, prefix);
   const watch = startCatalogWatch({ catalog, intervalMs: config.MEDIC_CATALOG_POLL_MS, logger, audit });
   const gatedRepo = gated.repo ?? repo;
 
-  const analyst = createAnalystFactory({ config, redis, logger, actionCatalog: describeActionCatalog(actions.filter((a) => gateway.registry.get(a.name)?.available)) });
+  const analyst = createAnalystFactory({
+    config, redis, logger, actionCatalog: describeActionCatalog(actions.filter((a) => gateway.registry.get(a.name)?.available)),
+    ...(llm ? { llm, gate: (model: Llm) => createGatedLlm(gateway, model, scope) } : {}),
+  });
   return {
     logs: gated.logs ?? logs, chat: gated.chat ?? chat, repo: gatedRepo, publisher: gated.publisher ?? publisher, pullRequests: gated.pullRequests ?? pullRequests,
     authority, approvals, gateway, groupingRules, catalog,

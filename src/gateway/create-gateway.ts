@@ -11,6 +11,7 @@ import { createToolGateway, type ToolGatewayOptions, type ToolGateway } from './
 import type { ActionPolicy } from './actions/policy.js';
 import { createToolRegistry, type ToolRegistryDeps } from './registry/registry.js';
 import { createStepUpChallenges } from './effect-gate/step-up.js';
+import { LLM_UPSTREAM } from './registry/llm-tools.js';
 
 export interface GatewayStackOptions {
   redis: RedisClient;
@@ -59,7 +60,7 @@ export function createGatewayStack(options: GatewayStackOptions): GatewayStack {
     locks: createTargetLocks(redis, prefix, { leaseMs: config.MEDIC_GATEWAY_LOCK_MS }),
     // A per-process key is enough while one Slack app both issues and redeems; set the variable when there are more.
     challenges: createStepUpChallenges(redis, prefix, { secret: config.MEDIC_STEP_UP_SECRET ?? randomBytes(32).toString('hex'), ttlMs: config.MEDIC_STEP_UP_TTL_MS, now }),
-    breakers: createBreakers({ failureThreshold: config.MEDIC_BREAKER_FAILURES, cooldownMs: config.MEDIC_BREAKER_COOLDOWN_MS, now }),
+    breakers: createBreakers({ failureThreshold: config.MEDIC_BREAKER_FAILURES, cooldownMs: config.MEDIC_BREAKER_COOLDOWN_MS, advisory: [LLM_UPSTREAM], now }),
     cache: createReadCache({ ttlMs: config.MEDIC_GATEWAY_READ_CACHE_MS, now }),
     ...(options.cacheScope ? { cacheScope: options.cacheScope } : {}),
     readTimeoutMs: config.MEDIC_GATEWAY_READ_TIMEOUT_MS,

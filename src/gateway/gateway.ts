@@ -1,3 +1,4 @@
+import { LLM_UPSTREAM } from './registry/llm-tools.js';
 import { ErrorCode, asMedicError, type ErrorCode as Code } from '../domain/errors.js';
 import type { AuditLog } from '../ports/audit.js';
 import type { Authority, AuthorityScope } from '../ports/authority.js';
@@ -53,7 +54,7 @@ export interface ToolGatewayOptions {
 export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
   const { registry, authority, audit, approvals, locks } = options;
   const now = options.now ?? Date.now;
-  const breakers = options.breakers ?? createBreakers({ failureThreshold: 3, cooldownMs: 30_000, now });
+  const breakers = options.breakers ?? createBreakers({ failureThreshold: 3, cooldownMs: 30_000, advisory: [LLM_UPSTREAM], now });
   const cache = options.cache ?? createReadCache({ ttlMs: 120_000, now });
   const scopeOf = (ctx: InvocationContext) => options.cacheScope?.(ctx) ?? Promise.resolve('');
 

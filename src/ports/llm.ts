@@ -14,6 +14,8 @@ export interface LlmRequest<T> {
   schema: z.ZodType<T>;
   schemaName: string;
   maxTokens: number;
+  /** Aborts the call (the gateway's deadline). */
+  signal?: AbortSignal;
 }
 
 export interface LlmResponse<T> {

@@ -1,4 +1,5 @@
 /** Builders for gateway tests: a real Redis, fake ports that count their calls, and example intents. */
+import { LLM_UPSTREAM } from '../../src/gateway/registry/llm-tools.js';
 import type { Redis } from 'ioredis';
 import { createAuditLog } from '../../src/adapters/redis/audit-log.js';
 import type { ErrorEvent, RawLogLine } from '../../src/domain/event.js';
@@ -122,7 +123,7 @@ export function buildHarness(
 ): Harness {
   const clock = { now: Date.parse('2025-03-01T10:00:00Z') };
   const now = () => clock.now;
-  const breakers = createBreakers({ failureThreshold: 2, cooldownMs: 30_000, now });
+  const breakers = createBreakers({ failureThreshold: 2, cooldownMs: 30_000, advisory: [LLM_UPSTREAM], now });
   const audit = options.audit ?? createAuditLog(redis, prefix);
   const approvals = createApprovalStore(redis, prefix, { ttlMs: 3_600_000, now });
   const gateway = createToolGateway({
@@ -163,6 +164,7 @@ export function exampleArgs(tool: string): Record<string, unknown> {
     'slack.reply': { ref: { channel: 'C1', ts: '1.1' }, key: 'reply:inc-1', message: { text: 'hi', blocks: [] } },
     'slack.ephemeral': { channel: 'C1', userId: 'U1', text: 'only you' },
     'git.publish-fix': { incidentId: 'inc-1', branch: 'fix/inc-1-20250301100000', proposal, message: 'Fix orders' },
+    'llm.complete': { step: 'rca', schemaName: 'rca_result', system: 'You analyse incidents.', user: 'The fenced evidence.', maxTokens: 1_200 },
     'github.open-pr': { branch: 'fix/inc-1-20250301100000', title: 'Fix orders', body: 'body' },
     'github.checks': { branch: 'fix/inc-1-20250301100000' },
     'github.merge-state': { branch: 'fix/inc-1-20250301100000', pullNumber: 7 },

@@ -58,11 +58,11 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
       response_format: format === 'json_schema' ? zodResponseFormat(request.schema, request.schemaName) : { type: 'json_object' },
     });
     try {
-      return await client.chat.completions.create(params(mode));
+      return await client.chat.completions.create(params(mode), request.signal ? { signal: request.signal } : undefined);
     } catch (error) {
       if (mode === 'json_schema' && error instanceof OpenAI.BadRequestError && /response_format|json_schema/i.test(error.message)) {
         mode = 'json_object';
-        return client.chat.completions.create(params(mode));
+        return client.chat.completions.create(params(mode), request.signal ? { signal: request.signal } : undefined);
       }
       throw error;
     }

@@ -6,6 +6,11 @@ export interface BreakerOptions {
   failureThreshold: number;
   /** How long an open breaker stays open before one probe call is let through. */
   cooldownMs: number;
+  /**
+   * Upstreams whose open breaker refuses their own calls only (the model: the analysis falls back
+   * to the offline analyst), never the mutations elsewhere nor the degraded notice.
+   */
+  advisory?: readonly string[];
   now?: () => number;
 }
 
@@ -58,10 +63,12 @@ export function createBreakers(options: BreakerOptions): Breakers {
     state.failures = options.failureThreshold - 1;
     return false;
   };
+  const advisory = new Set(options.advisory ?? []);
   const openUpstreams = () => [...states.keys()].filter(isOpen).sort();
+  const halting = () => openUpstreams().filter((u) => !advisory.has(u));
   return {
     isOpen,
-    degraded: () => openUpstreams().length > 0,
+    degraded: () => halting().length > 0,
     openUpstreams,
     recordSuccess(upstream) {
       states.delete(upstream);
@@ -76,7 +83,7 @@ export function createBreakers(options: BreakerOptions): Breakers {
       return true;
     },
     notice() {
-      const open = openUpstreams();
+      const open = halting();
       if (open.length === 0) return undefined;
       const which = open.map((u) => `${u} (${states.get(u)?.reason ?? 'unavailable'})`).join(', ');
       return `${DEGRADED_REASON[0]?.toUpperCase() ?? ''}${DEGRADED_REASON.slice(1)}: ${which}. Mutating and destructive actions are halted until it recovers.`;

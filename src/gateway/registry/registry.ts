@@ -1,3 +1,4 @@
+import { createLlmTools, type GatedModel } from './llm-tools.js';
 import { ErrorCode, type ErrorCode as Code } from '../../domain/errors.js';
 import { canonicalJson, sha256 } from '../../domain/hash.js';
 import type { Chat } from '../../ports/chat.js';
@@ -28,6 +29,8 @@ export interface ToolRegistryDeps {
   grouping?: IncidentGrouping;
   /** The operational actions of the policy file, already validated (`loadPolicy`). */
   actions?: readonly ActionPolicy[];
+  /** The model, when one is configured (`llm.complete`). */
+  model?: GatedModel;
 }
 
 /** Actions the Slack client performs itself; sent to the server plane they are refused. */
@@ -68,6 +71,7 @@ export function createToolRegistry(deps: ToolRegistryDeps): ToolRegistry {
     ...createSlackTools(deps.chat),
     ...createCodeHostTools(deps),
     ...createGroupingTools(deps.grouping),
+    ...createLlmTools(deps.model),
     ...createActionTools(deps.actions ?? [], deps.automation),
   ];
   const byName = new Map<string, AnyToolSpec>();
