@@ -68,9 +68,11 @@ describe('the timeline and the postmortem of a resolved incident', () => {
     }
     const kinds = entries.map((e) => e.kind);
     // The story in its order (the sample's log lines are older than the run, so the last event comes early).
-    const story = ['first-event', 'card', 'analysis', 'proposal', 'decision', 'push', 'merge', 'deploy', 'verified'] as const;
+    // The first card's place is not part of the story: deliveries coalesce, so when the analysis
+    // ends before the intake card is posted, the first post already shows the analysed card.
+    const story = ['first-event', 'analysis', 'proposal', 'decision', 'push', 'merge', 'deploy', 'verified'] as const;
     expect(story.map((kind) => kinds.indexOf(kind))).toEqual([...story.map((kind) => kinds.indexOf(kind))].sort((a, b) => a - b));
-    expect(story.every((kind) => kinds.includes(kind))).toBe(true);
+    expect([...story, 'card'].every((kind) => kinds.includes(kind))).toBe(true);
     expect(entries.find((e) => e.kind === 'last-event')?.at).toBe((await medic.store.stats(analysed.id))!.lastSeen);
     expect(entries.map((e) => Date.parse(e.at))).toEqual(entries.map((e) => Date.parse(e.at)).sort((a, b) => a - b));
     expect(entries[0]).toMatchObject({ kind: 'first-event', at: resolved.firstEvent.time });
