@@ -6,7 +6,9 @@ import type { IncidentGrouping } from '../../ports/incident-grouping.js';
 import type { LogSource } from '../../ports/log-source.js';
 import { createActionTools } from '../actions/action-tools.js';
 import type { AutomationClient } from '../actions/automation-client.js';
+import { createCheckTools } from './check-tools.js';
 import { createCodeHostTools } from './code-host-tools.js';
+import type { CheckProposal } from '../../ports/proposal-checks.js';
 import { createGroupingTools } from './grouping-tools.js';
 import type { InvocationContext } from './effect.js';
 import { describeIssues, hasWildcardIssue } from '../arguments/identifiers.js';
@@ -23,6 +25,8 @@ export interface ToolRegistryDeps {
   pullRequests?: PullRequests;
   searchDocs?: DocsSearch;
   searchCode?: CodeSearch;
+  /** Runs the service's check command on a proposal (`code.check-proposal`). */
+  checkProposal?: CheckProposal;
   automation?: AutomationClient;
   /** Operator grouping decisions (open a family from the overflow). */
   grouping?: IncidentGrouping;
@@ -67,6 +71,7 @@ export function createToolRegistry(deps: ToolRegistryDeps): ToolRegistry {
     ...createReadTools(deps),
     ...createSlackTools(deps.chat),
     ...createCodeHostTools(deps),
+    ...createCheckTools(deps.checkProposal),
     ...createGroupingTools(deps.grouping),
     ...createActionTools(deps.actions ?? [], deps.automation),
   ];
