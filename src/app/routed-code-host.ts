@@ -111,7 +111,7 @@ export function createRoutedCodeHost(deps: RoutedCodeHostDeps): RoutedCodeHost {
     if (!t) return unchecked(`incident ${incidentId}'s service has no repository in the service catalog`);
     const settings = t.route.service.check;
     if (!settings) return unchecked(`the service catalog names no check command for ${t.route.service.name}`);
-    if (!isInside(proposal.file, t.path)) return { status: 'not-run', contentHash: proposal.contentHash, at, command: settings.command, reason: `${proposal.file} is outside ${t.route.service.name}'s directory ${t.path}/` };
+    if (!isInside(proposal.file, t.path)) return { status: 'not-run', contentHash: proposal.contentHash, at, reason: `${proposal.file} is outside ${t.route.service.name}'s directory ${t.path}/` };
     return t.host.checkProposal({ proposal, settings, path: t.path, ...(options.signal ? { signal: options.signal } : {}) });
   };
 

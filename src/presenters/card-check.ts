@@ -1,5 +1,6 @@
 import type { Incident } from '../domain/incident.js';
 import type { ProposalCheck } from '../domain/proposal-check.js';
+import { redactSecrets } from '../domain/untrusted/redact.js';
 import { code, context, escapeText, section, untrustedCode } from './mrkdwn.js';
 
 type Block = Record<string, unknown>;
@@ -42,7 +43,7 @@ export function presentProposalCheck(incident: Incident): Block | undefined {
   const proposal = incident.proposal;
   if (!proposal) return undefined;
   const check: ProposalCheck | undefined = incident.proposalCheck?.contentHash === proposal.contentHash ? incident.proposalCheck : undefined;
-  const command = check?.command ? ` ${code(check.command, 120)}` : '';
+  const command = check?.command ? ` ${code(redactSecrets(check.command), 120)}` : '';
   const isolation = check?.isolation ? ` · ${escapeText(check.isolation)}` : '';
   if (!check || check.status === 'not-checked') {
     return { ...context(`Check – not checked${check?.reason ? `: ${escapeText(check.reason)}` : ''}`), block_id: 'medic_check' };

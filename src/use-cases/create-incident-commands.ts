@@ -1,3 +1,4 @@
+import { ErrorCode } from '../domain/errors.js';
 import { checkBlocksApproval } from '../domain/proposal-check.js';
 import type { AuditEvent } from '../domain/audit.js';
 import type { ErrorEvent } from '../domain/event.js';
@@ -114,7 +115,7 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
     }
     // The card offers no Approve for a proposal whose check failed; a forged or replayed click is refused here.
     const unchecked = verdict === 'approved' ? checkBlocksApproval(incident.proposal, incident.proposalCheck) : undefined;
-    if (unchecked) return deny(action, input.caller, incident.id, 'ERR_CHECK_FAILED', unchecked);
+    if (unchecked) return deny(action, input.caller, incident.id, ErrorCode.FixRefused, unchecked);
     const at = now();
     const decided = await deps.store.update(incident.id, (current) => {
       if (current.state !== 'awaiting_approval' || current.proposal?.contentHash !== input.proposalHash) return undefined;

@@ -50,7 +50,8 @@ export function createProposalChecker(options: ProposalCheckerOptions): Proposal
   const originDefault = `refs/remotes/origin/${options.branch}`;
 
   return async ({ proposal, settings, path, signal }) => {
-    const base = { contentHash: proposal.contentHash, command: settings.command, at: now().toISOString() };
+    // The command is the operator's text; shown on the card, so redacted like everything shown.
+    const base = { contentHash: proposal.contentHash, command: redactSecrets(settings.command), at: now().toISOString() };
     const notRun = (reason: string): ProposalCheck => ({ ...base, status: 'not-run', reason: redactSecrets(reason).slice(0, 500) });
     await mkdir(options.worktreeRoot, { recursive: true });
     const dir = resolve(await mkdtemp(join(options.worktreeRoot, 'medic-check-')));
@@ -72,7 +73,7 @@ export function createProposalChecker(options: ProposalCheckerOptions): Proposal
       const { output, omittedBytes } = boundCheckOutput(run.output, run.droppedBytes);
       const status = run.timedOut ? 'timed-out' : run.exitCode === 0 ? 'passed' : 'failed';
       const reason = run.timedOut ? `killed after ${settings.timeoutS} s` : run.signal ? `ended by ${run.signal}` : undefined;
-      options.logger?.info({ file: proposal.file, command: settings.command, status, durationMs: run.durationMs, isolation: isolation.label }, 'proposal checked');
+      options.logger?.info({ file: proposal.file, command: base.command, status, durationMs: run.durationMs, isolation: isolation.label }, 'proposal checked');
       return {
         ...base, status, durationMs: run.durationMs, isolation: isolation.label, output, omittedBytes,
         ...(run.exitCode !== undefined ? { exitCode: run.exitCode } : {}), ...(reason ? { reason } : {}),
