@@ -4,6 +4,7 @@ import { createStaticServiceCatalog } from '../../src/adapters/catalog-files/fil
 import type { CodeHost } from '../../src/app/create-code-host.js';
 import { createRoutedCodeHost } from '../../src/app/routed-code-host.js';
 import { assembleCatalog } from '../../src/domain/catalog/assemble-catalog.js';
+import { parseBackstageEntities } from '../../src/domain/catalog/parse-backstage-entities.js';
 import { parseCatalogFile } from '../../src/domain/catalog/parse-catalog-file.js';
 import { createFixProposal } from '../../src/domain/fix.js';
 import type { CodeRepository } from '../../src/ports/code.js';
@@ -39,6 +40,26 @@ describe("a service's check: settings", () => {
     expect(problems('    check: { cmd: "npm test" }')).toEqual([expect.stringMatching(/^catalog\.yaml: services\.0\.check(\.command)?: /), expect.stringMatching(/cmd/)]);
     expect(problems('    check: { command: "npm test\\nrm -rf /" }')).toEqual(['catalog.yaml: services.0.check.command: must be one line of shell, without control characters']);
     expect(problems('    check: npm test')).toEqual([expect.stringMatching(/^catalog\.yaml: services\.0\.check: /)]);
+  });
+});
+
+describe('the check annotations of a Backstage component', () => {
+  const entity = (annotations: Record<string, string>) => parseBackstageEntities(`apiVersion: backstage.io/v1alpha1
+kind: Component
+metadata:
+  name: pay
+  annotations: ${JSON.stringify({ 'github.com/project-slug': 'acme/pay', ...annotations })}
+spec: { owner: team-pay }
+`, 'catalog-info.yaml');
+
+  it('reads medic.dev/check-command and its limits', () => {
+    expect(entity({ 'medic.dev/check-command': 'mvn -q -o compile', 'medic.dev/check-timeout-s': '600' }).part?.services[0]?.check).toEqual({ command: 'mvn -q -o compile', timeoutS: 600, memoryMb: 4_096 });
+    expect(entity({}).part?.services[0]?.check).toBeUndefined();
+  });
+
+  it('names the annotation of each problem', () => {
+    const problems = entity({ 'medic.dev/check-command': 'mvn -q -o compile', 'medic.dev/check-timeout-s': 'ten', 'medic.dev/check-memory-mb': '1' }).problems;
+    expect(problems.map((p) => p.where)).toEqual(['catalog-info.yaml (document 1): pay: medic.dev/check-timeout-s', 'catalog-info.yaml (document 1): pay: medic.dev/check-memory-mb']);
   });
 });
 

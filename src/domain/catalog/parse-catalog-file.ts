@@ -44,11 +44,16 @@ export const CHECK_LIMITS = { defaultTimeoutS: 300, maxTimeoutS: 1_800, defaultM
  * limit and its address-space limit. JVMs and V8 reserve address space well beyond what they use,
  * so the floor is 256 MB and the default 4 GB.
  */
-const CheckEntry = z.strictObject({
+export const CheckEntry = z.strictObject({
   command: z.string().trim().min(1, 'must not be empty').max(500).refine((c) => ![...c].some(isControl), 'must be one line of shell, without control characters'),
   timeout_s: z.number().int().min(1).max(CHECK_LIMITS.maxTimeoutS).default(CHECK_LIMITS.defaultTimeoutS),
   memory_mb: z.number().int().min(CHECK_LIMITS.minMemoryMb).max(CHECK_LIMITS.maxMemoryMb).default(CHECK_LIMITS.defaultMemoryMb),
 });
+
+/** A validated `check:` entry as the catalog keeps it. */
+export function checkSettings(c: z.infer<typeof CheckEntry>): NonNullable<CatalogService['check']> {
+  return { command: c.command, timeoutS: c.timeout_s, memoryMb: c.memory_mb };
+}
 
 const ServiceEntry = z.strictObject({
   name: Slug,
@@ -116,7 +121,7 @@ export function parseCatalogFile(text: string, source: string): { part?: Catalog
         name: s.name, aliases: s.aliases, owner: s.owner, repository: s.repository, path: trimSlashes(s.path), channel: s.channel && stripHash(s.channel),
         approvers: s.approvers, elevatedApprovers: s.elevated_approvers, readers: s.readers, minSeverity: s.open.min_severity, splunk: s.splunk, actions: s.actions,
         ...(s.verify ? { verify: verifySettings(s.verify) } : {}),
-        ...(s.check ? { check: { command: s.check.command, timeoutS: s.check.timeout_s, memoryMb: s.check.memory_mb } } : {}),
+        ...(s.check ? { check: checkSettings(s.check) } : {}),
       })),
     },
   };
