@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFixProposal } from '../../src/domain/fix.js';
+import { buildTimeline } from '../../src/domain/timeline.js';
 import type { ProposalCheck } from '../../src/domain/proposal-check.js';
 import type { PipelineDeps } from '../../src/pipeline/pipeline-deps.js';
 import { proposalCheckStep } from '../../src/pipeline/steps/proposal-check.js';
@@ -20,6 +21,8 @@ describe('the proposal-check step', () => {
     const output = await proposalCheckStep.run(buildIncident({ proposal }), depsWith(async (input) => (asked.push(input), result)));
     expect(asked).toEqual([{ incidentId: 'inc-test', proposal }]);
     expect(output).toEqual({ patch: { proposalCheck: result }, details: { status: 'failed', command: 'go build ./...', durationMs: 812, isolation: 'no network (network namespace)' } });
+    const timeline = buildTimeline([{ at: '2026-11-30T10:00:01.000Z', action: 'step.proposal-check', outcome: 'done', actor: { kind: 'pipeline', id: 'medic' }, incidentId: 'inc-test', details: output.details }]);
+    expect(timeline.map((e) => e.text)).toEqual(['Proposal check failed (go build ./..., 0.8 s)']);
   });
 
   it('says "not checked" when no check is wired, and clears an earlier round\'s check when there is no proposal', async () => {
