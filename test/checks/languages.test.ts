@@ -93,6 +93,16 @@ describe('the check worktree', () => {
     expect(readdirSync(`${world.dir}/worktrees`)).toEqual([]);
   });
 
+  it('removes check worktrees a crashed worker left behind, never a recent one', async () => {
+    const { mkdirSync, readdirSync, utimesSync } = await import('node:fs');
+    mkdirSync(`${world.dir}/worktrees/medic-check-abandoned`, { recursive: true });
+    mkdirSync(`${world.dir}/worktrees/medic-check-running`, { recursive: true });
+    const dayAgo = new Date(Date.now() - 86_400_000);
+    utimesSync(`${world.dir}/worktrees/medic-check-abandoned`, dayAgo, dayAgo);
+    expect((await world.check('a.txt', 'two\n', { command: 'true' })).result.status).toBe('passed');
+    expect(readdirSync(`${world.dir}/worktrees`)).toEqual(['medic-check-running']);
+  });
+
   it('does not run on a base that moved: the proposal was made against other content', async () => {
     const proposal = { ...world.propose('a.txt', 'two\n'), baseHash: 'f'.repeat(64) };
     const result = await world.checker({ proposal, settings: { command: 'true', timeoutS: 10, memoryMb: 1_024 }, path: '' });

@@ -5,9 +5,10 @@
  * limits, and the worktree removed. Medic's clone itself is never written: its files stay what
  * code search and blame read.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { CheckSettings } from '../../domain/catalog/catalog.js';
+import { CHECK_LIMITS } from '../../domain/catalog/parse-catalog-file.js';
 import { asMedicError } from '../../domain/errors.js';
 import type { FixProposal } from '../../domain/fix.js';
 import { sha256 } from '../../domain/hash.js';
@@ -54,6 +55,7 @@ export function createProposalChecker(options: ProposalCheckerOptions): Proposal
     const base = { contentHash: proposal.contentHash, command: redactSecrets(settings.command), at: now().toISOString() };
     const notRun = (reason: string): ProposalCheck => ({ ...base, status: 'not-run', reason: redactSecrets(reason).slice(0, 500) });
     await mkdir(options.worktreeRoot, { recursive: true });
+    await removeAbandoned(options.worktreeRoot, locked, git);
     const dir = resolve(await mkdtemp(join(options.worktreeRoot, 'medic-check-')));
     try {
       try {
@@ -84,4 +86,20 @@ export function createProposalChecker(options: ProposalCheckerOptions): Proposal
       await locked(() => git.run(['worktree', 'prune'])).catch(() => undefined);
     }
   };
+}
+
+// Older than the longest check allows: its worker died before removing it.
+const ABANDONED_AFTER_MS = (CHECK_LIMITS.maxTimeoutS + 600) * 1000;
+
+/** Removes check worktrees a crashed worker left behind (never one a live check may still use). */
+async function removeAbandoned(root: string, locked: <T>(fn: () => Promise<T>) => Promise<T>, git: GitRunner): Promise<void> {
+  const names = (await readdir(root).catch(() => [])).filter((n) => n.startsWith('medic-check-'));
+  let removed = 0;
+  for (const name of names) {
+    const info = await stat(join(root, name)).catch(() => undefined);
+    if (!info || Date.now() - info.mtimeMs < ABANDONED_AFTER_MS) continue;
+    await rm(join(root, name), { recursive: true, force: true });
+    removed += 1;
+  }
+  if (removed > 0) await locked(() => git.run(['worktree', 'prune'])).catch(() => undefined);
 }

@@ -55,7 +55,7 @@ export interface CheckCommandRun {
 }
 
 // `$1` is the limit in KiB and `$2` the command line: passed as arguments, never spliced into the script.
-const SCRIPT = 'ulimit -v "$1" || exit 125; exec bash -c "$2"';
+const SCRIPT = 'ulimit -v "$1" || { echo "medic: could not set the memory limit (ulimit -v $1 KiB)"; exit 125; }; exec bash -c "$2"';
 // A process that left the group (setsid) may keep the pipes open after the command ended.
 const PIPE_GRACE_MS = 1_000;
 
