@@ -56,5 +56,7 @@ export function presentProposalCheck(incident: Incident): Block | undefined {
       : `${check.exitCode === undefined ? '' : ` exit ${check.exitCode}`}${check.reason ? ` (${escapeText(check.reason)})` : ''}`;
   const lines = firstErrorLines(check.output ?? '');
   const output = lines.length > 0 ? `\n\`\`\`${untrustedCode(lines.join('\n'), SHOWN_CHARS + 50)}\`\`\`` : '';
-  return section(`*Check ✗*${command}${what}${seconds(check.durationMs)}${isolation} — not offered for approval${output}`, 'medic_check');
+  // A timeout names its limit already; a run that could not start has no duration.
+  const took = check.status === 'failed' && check.durationMs !== undefined ? ` ·${seconds(check.durationMs)}` : '';
+  return section(`*Check ✗*${command}${what}${took}${isolation} — not offered for approval${output}`, 'medic_check');
 }
