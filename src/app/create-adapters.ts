@@ -50,6 +50,8 @@ import { withRedisLock } from '../adapters/redis/redis-lock.js';
 import { createCatalogAuthority } from '../gateway/authority/catalog-authority.js';
 import { allowsAction, incidentRouteOf } from '../domain/catalog/resolve-service.js';
 import { createEmbedderCheck, createSandboxCheck } from './service-checks.js';
+import { createProposalChecksCheck } from './proposal-checks-doctor.js';
+import { detectIsolation } from '../adapters/git/run-check.js';
 import { createLogSource } from './create-log-source.js';
 import { createRetrieval } from './create-retrieval.js';
 import { medicPaths } from './paths.js';
@@ -198,7 +200,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
       await withDataLock(() => prepareDocs());
     },
     checks: [createCatalogCheck(catalog), logs, // The sandbox opens the catalog's channels itself; real Slack is asked for each of them.
-      slack && mode === 'sandbox' ? createChannelsCheck(createSandboxCheck(slack.apiUrl, slack.botToken), catalog) : createChannelsCheck(chat, catalog, slackClient), analyst, createEmbedderCheck(embedder), store, repo, publisher, pullRequests],
+      slack && mode === 'sandbox' ? createChannelsCheck(createSandboxCheck(slack.apiUrl, slack.botToken), catalog) : createChannelsCheck(chat, catalog, slackClient), analyst, createEmbedderCheck(embedder), store, repo, publisher, pullRequests, createProposalChecksCheck(catalog, detectIsolation)],
     close: async () => watch.stop(),
   };
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createStaticServiceCatalog } from '../../src/adapters/catalog-files/file-service-catalog.js';
 import type { CodeHost } from '../../src/app/create-code-host.js';
 import { createRoutedCodeHost } from '../../src/app/routed-code-host.js';
+import { createProposalChecksCheck } from '../../src/app/proposal-checks-doctor.js';
 import { assembleCatalog } from '../../src/domain/catalog/assemble-catalog.js';
 import { parseBackstageEntities } from '../../src/domain/catalog/parse-backstage-entities.js';
 import { parseCatalogFile } from '../../src/domain/catalog/parse-catalog-file.js';
@@ -99,5 +100,17 @@ describe('the routed proposal check', () => {
     const proposal = createFixProposal({ file: 'web/app.ts', before: 'a\n', after: 'b\n', explanation: 'fix' });
     expect(await routed.checkProposal({ incidentId: 'inc-pay', proposal })).toMatchObject({ status: 'not-run', reason: expect.stringContaining('outside pay') });
     expect(await routed.checkProposal({ incidentId: 'inc-other', proposal })).toMatchObject({ status: 'not-checked' });
+  });
+});
+
+describe("doctor's proposal checks", () => {
+  const { catalog } = assembleCatalog([parseCatalogFile(file('    check: { command: "npm run build" }'), 'c.yaml').part!], { channel: 'incidents' });
+  const doctor = (prefix: string[], label: string) => createProposalChecksCheck(createStaticServiceCatalog(catalog!), () => ({ prefix, label })).check();
+
+  it('names the checked services and the isolation, and fails where a check would run online', async () => {
+    expect(await doctor(['unshare', '-n'], 'no network (network namespace)')).toEqual({
+      name: 'proposal checks', adapter: 'bash, ulimit -v, unshare', ok: true, detail: 'checked: pay; not checked: web; no network (network namespace)',
+    });
+    expect(await doctor([], 'network not isolated (unshare -n and unshare -rn both failed here); proxy variables cleared')).toMatchObject({ ok: false, detail: expect.stringContaining('network not isolated') });
   });
 });
