@@ -44,6 +44,8 @@ export interface Adapters {
   findSuspectCommits: NonNullable<PipelineDeps['findSuspectCommits']>;
   findRevert: NonNullable<PipelineDeps['findRevert']>;
   validateFix: PipelineDeps['validateFix'];
+  /** Runs the service's check command on a proposal (the proposal-check step). */
+  checkProposal?: PipelineDeps['checkProposal'];
   /** Writes a resolved incident back to the documents (root cause, fix, verdict, feedback). */
   learnFrom: (incident: Incident) => Promise<void>;
   /** Work to do once at worker start (seed the sample remote, ingest docs…). */

@@ -23,7 +23,8 @@ import { loadGroupingRules } from '../config/load-grouping-rules.js';
 import { createIncidentGrouping } from '../adapters/redis/open-from-overflow.js';
 import { describeActionCatalog } from '../gateway/actions/action-catalog.js';
 import { createDocsSearch } from '../gateway/registry/docs-search.js';
-import { createGatedPorts } from '../gateway/gated-ports.js';
+import { createGatedPorts, unwrapResult } from '../gateway/gated-ports.js';
+import type { ProposalCheck } from '../domain/proposal-check.js';
 import { createPipelineContext } from '../gateway/invocation-scope.js';
 import { loadPolicy } from '../gateway/actions/policy.js';
 import { proposeActions } from '../gateway/actions/propose-actions.js';
@@ -52,6 +53,8 @@ import { withRedisLock } from '../adapters/redis/redis-lock.js';
 import { createCatalogAuthority } from '../gateway/authority/catalog-authority.js';
 import { allowsAction, incidentRouteOf } from '../domain/catalog/resolve-service.js';
 import { createEmbedderCheck, createSandboxCheck } from './service-checks.js';
+import { createProposalChecksCheck } from './proposal-checks-doctor.js';
+import { detectIsolation } from '../adapters/git/run-check.js';
 import { createLogSource } from './create-log-source.js';
 import { createRetrieval } from './create-retrieval.js';
 import { medicPaths } from './paths.js';
@@ -137,7 +140,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
       return route.known && route.repository ? route.repository.id : '-';
     },
     config: { ...config, MEDIC_APPROVERS: approverIds(config), MEDIC_ELEVATED_APPROVERS: elevatedIds(config) },
-    ports: { logs, chat, repo, publisher, pullRequests, searchDocs: createDocsSearch({ embedder, vectors: store }), searchCode: codeSearch, grouping: createIncidentGrouping(redis, prefix), ...(llm ? { model: { llm, answers: MODEL_ANSWERS, deadlineMs: modelDeadlineMs(config) } } : {}) },
+    ports: { logs, chat, repo, publisher, pullRequests, checkProposal: routed.checkProposal, searchDocs: createDocsSearch({ embedder, vectors: store }), searchCode: codeSearch, grouping: createIncidentGrouping(redis, prefix), ...(llm ? { model: { llm, answers: MODEL_ANSWERS, deadlineMs: modelDeadlineMs(config) } } : {}) },
   });
   const gated = createGatedPorts(gateway, { logs, chat, repo, publisher, pullRequests }, scope);
   const audit = createAuditLog(redis, prefix);
@@ -177,6 +180,8 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
       ),
     findSuspectCommits: ({ event }) => findSuspectCommits(gatedRepo, { event, rules: candidateRules }),
     findRevert: ({ suspects, maxAgeDays }) => findRevert(gatedRepo, suspects, { maxAgeDays }),
+    // Through the gateway (code.check-proposal, audited); the command is read from the catalog there.
+    checkProposal: async (input) => unwrapResult('code.check-proposal', await gateway.invoke({ tool: 'code.check-proposal', args: input }, scope)) as ProposalCheck,
     validateFix: (draft, candidates) => {
       const result = validateFix({ file: draft.file, newContent: draft.after, explanation: draft.explanation }, candidates, { maxFileBytes: config.MEDIC_FIX_MAX_FILE_BYTES, maxChangedLines: config.MEDIC_FIX_MAX_LINES, allowProtected: config.MEDIC_FIX_ALLOW_PROTECTED, policyFile: config.MEDIC_POLICY_FILE });
       return result.ok ? result.proposal : result.reason;
@@ -202,7 +207,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
       await withDataLock(() => prepareDocs());
     },
     checks: [createCatalogCheck(catalog), logs, // The sandbox opens the catalog's channels itself; real Slack is asked for each of them.
-      slack && mode === 'sandbox' ? createChannelsCheck(createSandboxCheck(slack.apiUrl, slack.botToken), catalog) : createChannelsCheck(chat, catalog, slackClient), analyst, createEmbedderCheck(embedder), store, repo, publisher, pullRequests],
+      slack && mode === 'sandbox' ? createChannelsCheck(createSandboxCheck(slack.apiUrl, slack.botToken), catalog) : createChannelsCheck(chat, catalog, slackClient), analyst, createEmbedderCheck(embedder), store, repo, publisher, pullRequests, createProposalChecksCheck(catalog, detectIsolation)],
     close: async () => watch.stop(),
   };
 

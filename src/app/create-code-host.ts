@@ -5,6 +5,10 @@ import type { RedisClient } from '../adapters/redis/connect.js';
 import { createGitFixPublisher } from '../adapters/git/git-fix-publisher.js';
 import { createGitMergeState } from '../adapters/git/git-merge-state.js';
 import { createGitRepository } from '../adapters/git/git-repository.js';
+import { createGitRunner } from '../adapters/git/git-runner.js';
+import { withCloneLock } from '../adapters/git/medic-clone.js';
+import { createProposalChecker, type ProposalChecker } from '../adapters/git/proposal-checker.js';
+import { installDir } from '../install-dir.js';
 import { readHeadRevision } from '../adapters/git/head-revision.js';
 import { createRevisionCachedRepository } from '../adapters/git/revision-cache.js';
 import type { GitCredentials } from '../adapters/git/git-credentials.js';
@@ -49,6 +53,8 @@ export interface CodeHost {
   unlockedRepo: CodeRepository;
   publisher: FixPublisher;
   pullRequests: PullRequests;
+  /** Runs a service's check command on a proposal in a worktree of this clone. */
+  checkProposal: ProposalChecker;
   /** Runs `fn` holding the data-directory lock that every git operation on the clone takes. */
   withDataLock: <T>(fn: () => Promise<T>) => Promise<T>;
 }
@@ -94,6 +100,12 @@ export function createCodeHost({ config, redis, logger, paths, repository }: { c
   const repo = createRevisionCachedRepository(lockedRepo, { revision: () => readHeadRevision(dirs.clone) });
   const unlockedRepo: CodeRepository = { ...repo, sync: () => gitRepo.sync() };
   const gitPublisher = createGitFixPublisher({ ...git, worktreeRoot: dirs.worktrees, logger, author: { name: config.MEDIC_GIT_AUTHOR_NAME, email: config.MEDIC_GIT_AUTHOR_EMAIL } });
+  const medicNodeModules = join(installDir(), 'node_modules');
+  const checkProposal = createProposalChecker({
+    git: createGitRunner({ workDir: dirs.clone, remoteUrl, timeoutMs: config.MEDIC_GIT_TIMEOUT_MS }), branch: repository.branch, worktreeRoot: dirs.worktrees, logger,
+    ...(existsSync(medicNodeModules) ? { medicNodeModules } : {}),
+    withLock: (fn) => withDataLock(() => withCloneLock(dirs.clone, fn)),
+  });
   const [owner, name] = (repository.github ?? '').split('/');
   const gitMergeState = createGitMergeState(git);
   const pullRequests = auth && owner && name
@@ -118,6 +130,7 @@ export function createCodeHost({ config, redis, logger, paths, repository }: { c
         }),
     },
     pullRequests,
+    checkProposal,
     withDataLock,
   };
 }

@@ -140,7 +140,7 @@ export function createMedic(parts: MedicParts): Medic {
     store, logs: adapters.logs, chat: adapters.chat, requestCard, requestReply,
     analystFor: adapters.analystFor,
     findSimilarDocs: adapters.findSimilarDocs, findRecentChanges: adapters.findRecentChanges,
-    searchCode: adapters.searchCode, validateFix: adapters.validateFix, runDiagnostics: adapters.runDiagnostics,
+    searchCode: adapters.searchCode, validateFix: adapters.validateFix, checkProposal: adapters.checkProposal, runDiagnostics: adapters.runDiagnostics,
     findSuspectCommits: adapters.findSuspectCommits, findRevert: adapters.findRevert, routeFor: adapters.routeFor,
     // The same failure in two services is one fix only where the catalog puts both in one repository.
     failureLinks: createRedisFailureLinks(redis, prefix), repositoryOf: (service) => adapters.routeFor(service).repository,

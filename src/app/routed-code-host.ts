@@ -5,6 +5,7 @@ import type { CodeRepository, DeployMarker, FixPublisher, FixRef, MergeState, Pu
 
 type DeployKind = Parameters<NonNullable<PullRequests['deployment']>>[2];
 import type { ServiceCheck } from '../ports/service-check.js';
+import type { CheckProposal } from '../ports/proposal-checks.js';
 import type { ServiceCatalog } from '../ports/service-catalog.js';
 import type { CodeHost } from './create-code-host.js';
 import { findCodeOwners } from './code-owners.js';
@@ -27,6 +28,8 @@ export interface RoutedCodeHost {
   unlockedRepo: CodeRepository;
   publisher: FixPublisher;
   pullRequests: PullRequests;
+  /** The incident's service's check command run on a proposal, in its repository's worktree. */
+  checkProposal: CheckProposal;
   /** The route of an incident (or, outside one, of the catalog's catch-all). */
   routeOf(incidentId: string | undefined): Promise<ServiceRoute>;
   /** Every repository's host (sync at start, doctor). */
@@ -101,9 +104,21 @@ export function createRoutedCodeHost(deps: RoutedCodeHostDeps): RoutedCodeHost {
     check: () => combinedCheck('repository', allHosts().map((h) => () => pick(h).check())),
   });
 
+  const checkProposal: CheckProposal = async ({ incidentId, proposal }, options = {}) => {
+    const t = await target(incidentId);
+    const at = new Date().toISOString();
+    const unchecked = (reason: string) => ({ status: 'not-checked' as const, contentHash: proposal.contentHash, at, reason });
+    if (!t) return unchecked(`incident ${incidentId}'s service has no repository in the service catalog`);
+    const settings = t.route.service.check;
+    if (!settings) return unchecked(`the service catalog names no check command for ${t.route.service.name}`);
+    if (!isInside(proposal.file, t.path)) return { status: 'not-run', contentHash: proposal.contentHash, at, reason: `${proposal.file} is outside ${t.route.service.name}'s directory ${t.path}/` };
+    return t.host.checkProposal({ proposal, settings, path: t.path, ...(options.signal ? { signal: options.signal } : {}) });
+  };
+
   return {
     routeOf,
     hosts: allHosts,
+    checkProposal,
     repo: routedRepo((h) => h.repo),
     unlockedRepo: routedRepo((h) => h.unlockedRepo),
     publisher: {

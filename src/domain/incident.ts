@@ -4,6 +4,7 @@ import { AnalysisProvenance, RcaResult, Recommendation, RecentChange, SimilarDoc
 import { FixProposal, FixResult, RevertCandidate } from './fix.js';
 import { ErrorCode, MedicError } from './errors.js';
 import { Regression, Verification } from './verification.js';
+import { ProposalCheck } from './proposal-check.js';
 
 export const IncidentState = z.enum([
   'new',
@@ -144,6 +145,7 @@ export const PIPELINE_STEPS = [
   'recommend',
   'diagnostics',
   'fix-proposal',
+  'proposal-check',
   'card',
 ] as const;
 export const FIX_STEPS = ['publish', 'pull-request', 'thread-reply'] as const;
@@ -191,6 +193,8 @@ export const Incident = z.object({
   proposal: FixProposal.optional(),
   /** Why no fix was proposed, when none was. */
   proposalNote: z.string().optional(),
+  /** The service's check command run on the proposal before it was offered (see proposal-check.ts). */
+  proposalCheck: ProposalCheck.optional(),
   card: CardRef.optional(),
   route: IncidentRoute.optional(),
   /** Set while Slack refuses or cannot take the card: why, since when, and the operator's next step. */

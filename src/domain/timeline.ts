@@ -119,6 +119,14 @@ function entriesOf(record: AuditEvent, seen: Set<string>): Draft[] {
     case 'step.fix-proposal':
       if (d.proposed === true) return [{ at, kind: 'proposal', text: `Fix proposed${str(d.revertOf) ? ' (a revert)' : ''}${str(d.file) ? ` for ${str(d.file)}` : ''}` }];
       return [{ at, kind: 'proposal', text: `No fix proposed${str(d.note) ? `: ${str(d.note)}` : ''}` }];
+    case 'step.proposal-check': {
+      const status = str(d.status);
+      if (!status) return [];
+      const words: Record<string, string> = { passed: 'passed', failed: 'failed', 'timed-out': 'timed out', 'not-run': 'could not run', 'not-checked': 'not checked (no check command)' };
+      const ms = num(d.durationMs);
+      const how = [str(d.command), ms === undefined ? undefined : `${(ms / 1000).toFixed(1)} s`].filter(Boolean).join(', ');
+      return [{ at, kind: 'proposal', text: `Proposal check ${words[status] ?? status}${how ? ` (${how})` : ''}` }];
+    }
     case 'step.card': {
       const state = str(d.state);
       if (state === 'awaiting_approval') return [{ at, kind: 'analysis-posted', text: 'Analysis posted; the fix awaits approval' }];

@@ -11,6 +11,7 @@ import type { Chat } from '../ports/chat.js';
 import type { RequestCard, RequestReply } from '../ports/card-delivery.js';
 import type { LogSource } from '../ports/log-source.js';
 import type { Logger } from '../observability/logger.js';
+import type { CheckProposal } from '../ports/proposal-checks.js';
 import type { Metrics } from '../observability/metrics.js';
 
 export interface PipelineSettings {
@@ -48,6 +49,8 @@ export interface PipelineDeps {
   findRevert?(input: { suspects: SuspectCommit[]; maxAgeDays: number }): Promise<RevertOutcome>;
   /** Code decides whether the model's draft becomes a proposal; a string is the refusal reason. */
   validateFix(draft: DraftFix, candidates: CodeCandidate[]): FixProposal | string;
+  /** The service's check command run on the proposal before it is offered; absent: proposals are "not checked". */
+  checkProposal?: CheckProposal;
   /**
    * Validates the recommendation's proposed actions and runs the READ_ONLY ones through the
    * gateway. Absent when no gateway is wired (tests, tools): proposals are then only noted.

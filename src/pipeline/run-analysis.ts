@@ -7,6 +7,7 @@ import { cardStep } from './steps/card.js';
 import { diagnosticsStep } from './steps/diagnostics.js';
 import { fixProposalStep } from './steps/fix-proposal.js';
 import { intakeStep } from './steps/intake.js';
+import { proposalCheckStep } from './steps/proposal-check.js';
 import { logWindowStep } from './steps/log-window.js';
 import { rcaStep } from './steps/rca.js';
 import { recentChangesStep } from './steps/recent-changes.js';
@@ -21,7 +22,7 @@ interface Recorded {
 }
 
 export const ANALYSIS_STEPS: readonly Step[] = [
-  sameFailureStep, intakeStep, logWindowStep, similarDocsStep, recentChangesStep, rcaStep, recommendStep, diagnosticsStep, fixProposalStep, cardStep,
+  sameFailureStep, intakeStep, logWindowStep, similarDocsStep, recentChangesStep, rcaStep, recommendStep, diagnosticsStep, fixProposalStep, proposalCheckStep, cardStep,
 ];
 
 /**

@@ -72,8 +72,9 @@ export function detailsButton(incidentId: string): Record<string, unknown> {
 /**
  * Approve, Reject and View details in one row near the top of the card. The confirm dialog says
  * where the whole diff was shown: on the card, or in the thread when it is too long for a card.
+ * A proposal whose check failed (`approvable: false`) gets Reject and View details only.
  */
-export function presentDecisionButtons(value: DecisionValue, fix: { file: string; lines: number; wholeOnCard: boolean }): Record<string, unknown> {
+export function presentDecisionButtons(value: DecisionValue, fix: { file: string; lines: number; wholeOnCard: boolean; approvable?: boolean }): Record<string, unknown> {
   const where = fix.wholeOnCard ? 'shown on the card' : "posted whole in this card's thread";
   const confirm = {
     title: { type: 'plain_text', text: 'Approve this fix?' },
@@ -86,7 +87,7 @@ export function presentDecisionButtons(value: DecisionValue, fix: { file: string
     type: 'actions',
     block_id: 'medic_decision',
     elements: [
-      button(ActionId.Approve, 'Approve', value, { style: 'primary', confirm }),
+      ...(fix.approvable === false ? [] : [button(ActionId.Approve, 'Approve', value, { style: 'primary', confirm })]),
       button(ActionId.Reject, 'Reject', value, { style: 'danger' }),
       detailsButton(value.incidentId),
     ],

@@ -12,6 +12,7 @@ const LABELS: Partial<Record<string, string>> = {
   rca: 'RCA',
   recommend: 'recommendation',
   'fix-proposal': 'fix proposal',
+  'proposal-check': 'check',
   card: 'card',
   publish: 'branch',
   'pull-request': 'pull request',

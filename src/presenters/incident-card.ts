@@ -3,6 +3,8 @@ import type { IncidentView } from '../use-cases/incident-commands.js';
 import { fitToLimits } from './block-limits.js';
 import { detailsButton, presentDecisionButtons, presentFeedbackButtons } from './card-actions.js';
 import { presentDiffPreview } from './card-fix.js';
+import { presentProposalCheck } from './card-check.js';
+import { checkBlocksApproval } from '../domain/proposal-check.js';
 import { presentActionIntents } from './card-intents.js';
 import { presentOutcome, presentProgress } from './card-progress.js';
 import { presentRoute } from './card-route.js';
@@ -56,12 +58,15 @@ export function presentIncidentCard({ incident, stats, rate, nowMs }: IncidentVi
   for (const block of presentShortRootCause(incident)) parts.push({ block, dropRank: 2 });
   for (const block of presentNextStep(incident)) parts.push({ block, dropRank: 3 });
   if (incident.proposal) for (const block of presentDiffPreview(incident)) parts.push({ block, dropRank: 1 });
+  const check = presentProposalCheck(incident);
+  if (check) parts.push({ block: check });
   if (outcome) parts.push({ block: section(outcome, 'medic_outcome') });
   if (interactive) {
     const proposal = incident.proposal;
     if (proposal && incident.state === 'awaiting_approval') {
       const value = { incidentId: incident.id, proposalHash: proposal.contentHash };
-      parts.push({ block: presentDecisionButtons(value, { file: proposal.file, lines: diffStats(proposal).lines, wholeOnCard: diffFitsCard(proposal) }) });
+      const approvable = checkBlocksApproval(proposal, incident.proposalCheck) === undefined;
+      parts.push({ block: presentDecisionButtons(value, { file: proposal.file, lines: diffStats(proposal).lines, wholeOnCard: diffFitsCard(proposal), approvable }) });
     } else if (!running || incident.rca) {
       // One row: View details and the 👍/👎 feedback (their values name the incident and target only).
       const feedback = incident.rca && !running ? (presentFeedbackButtons(incident.id, incident.fix ? ['rca', 'fix'] : ['rca']).elements as unknown[]) : [];

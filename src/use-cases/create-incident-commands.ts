@@ -1,3 +1,5 @@
+import { ErrorCode } from '../domain/errors.js';
+import { checkBlocksApproval } from '../domain/proposal-check.js';
 import type { AuditEvent } from '../domain/audit.js';
 import type { ErrorEvent } from '../domain/event.js';
 import { isAwaitingVerification } from '../domain/verification.js';
@@ -111,9 +113,13 @@ export function createIncidentCommands(deps: CommandDeps): IncidentCommands {
     if (incident.proposal?.contentHash !== input.proposalHash) {
       return deny(action, input.caller, incident.id, 'ERR_STALE_APPROVAL', 'This card shows an older proposal than the current one; refresh it and decide again.');
     }
+    // The card offers no Approve for a proposal whose check failed; a forged or replayed click is refused here.
+    const unchecked = verdict === 'approved' ? checkBlocksApproval(incident.proposal, incident.proposalCheck) : undefined;
+    if (unchecked) return deny(action, input.caller, incident.id, ErrorCode.FixRefused, unchecked);
     const at = now();
     const decided = await deps.store.update(incident.id, (current) => {
       if (current.state !== 'awaiting_approval' || current.proposal?.contentHash !== input.proposalHash) return undefined;
+      if (verdict === 'approved' && checkBlocksApproval(current.proposal, current.proposalCheck)) return undefined;
       const decision = { verdict, actor: actorOf(input.caller), proposalHash: input.proposalHash, at, reason: input.reason };
       const decided = { ...transition(current, verdict, at), decision };
       // The decision, the approval record and the fix job are one promise: the outbox entry is
@@ -213,7 +219,7 @@ function fixOrderOf(incident: Incident, approverId: string): FixOrder {
 }
 
 // The evidence stays (logs, similar docs, recent changes); the analysis and the fix are redone.
-const RERUN_STEPS = new Set<string>(['rca', 'recommend', 'diagnostics', 'fix-proposal', 'card', ...FIX_STEPS]);
+const RERUN_STEPS = new Set<string>(['rca', 'recommend', 'diagnostics', 'fix-proposal', 'proposal-check', 'card', ...FIX_STEPS]);
 
 /** A re-run keeps every evidence step before the analysis. */
 function restartedSteps(incident: Incident): Incident['steps'] {

@@ -36,6 +36,7 @@ function buildHost(id: string, files: string[], log: string[]): CodeHost {
     repositoryId: id, remoteUrl: `/srv/${id}.git`, cloneDir: `/data/${id}`, repo, unlockedRepo: repo, withDataLock: (fn) => fn(),
     publisher: { check, publish: async (input) => (log.push(`publish ${id} ${input.proposal.file}`), { branch: input.branch, commit: 'c0ffee', pushStatus: 'pushed' }) },
     pullRequests: { check, open: async () => undefined },
+    checkProposal: async ({ proposal, settings, path }) => (log.push(`check ${id} ${path} ${settings.command}`), { status: 'passed', contentHash: proposal.contentHash, at: 'now', command: settings.command }),
   };
 }
 

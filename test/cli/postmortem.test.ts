@@ -72,7 +72,7 @@ describe('the timeline and the postmortem of a resolved incident', () => {
     // ends before the intake card is posted, the first post already shows the analysed card.
     const story = ['first-event', 'analysis', 'proposal', 'decision', 'push', 'merge', 'deploy', 'verified'] as const;
     expect(story.map((kind) => kinds.indexOf(kind))).toEqual([...story.map((kind) => kinds.indexOf(kind))].sort((a, b) => a - b));
-    expect([...story, 'card'].every((kind) => kinds.includes(kind))).toBe(true);
+    expect([...story, 'card' as const].every((kind) => kinds.includes(kind))).toBe(true);
     expect(entries.find((e) => e.kind === 'last-event')?.at).toBe((await medic.store.stats(analysed.id))!.lastSeen);
     expect(entries.map((e) => Date.parse(e.at))).toEqual(entries.map((e) => Date.parse(e.at)).sort((a, b) => a - b));
     expect(entries[0]).toMatchObject({ kind: 'first-event', at: resolved.firstEvent.time });

@@ -1,5 +1,6 @@
 /** Builders for gateway tests: a real Redis, fake ports that count their calls, and example intents. */
 import { LLM_UPSTREAM } from '../../src/gateway/registry/llm-tools.js';
+import type { CheckProposal } from '../../src/ports/proposal-checks.js';
 import type { Redis } from 'ioredis';
 import { createAuditLog } from '../../src/adapters/redis/audit-log.js';
 import type { ErrorEvent, RawLogLine } from '../../src/domain/event.js';
@@ -77,7 +78,8 @@ export function buildFakePorts() {
     publish: async (input) => (hit('publish'), { branch: input.branch, commit: 'abc123', pushStatus: 'pushed' }),
   };
   const pullRequests: PullRequests = { check, open: async () => (hit('openPr'), { number: 7, url: 'http://127.0.0.1/pr/7' }) };
-  return { calls, logs, chat, repo, publisher, pullRequests, searchDocs: async () => (hit('searchDocs'), []), searchCode: async () => (hit('searchCode'), []) };
+  const checkProposal: CheckProposal = async ({ proposal }) => (hit('checkProposal'), { status: 'passed', contentHash: proposal.contentHash, at: '2025-03-01T10:00:00.000Z' });
+  return { calls, logs, chat, repo, publisher, pullRequests, checkProposal, searchDocs: async () => (hit('searchDocs'), []), searchCode: async () => (hit('searchCode'), []) };
 }
 
 export const TEST_POLICY = parsePolicy(
@@ -165,6 +167,7 @@ export function exampleArgs(tool: string): Record<string, unknown> {
     'slack.ephemeral': { channel: 'C1', userId: 'U1', text: 'only you' },
     'git.publish-fix': { incidentId: 'inc-1', branch: 'fix/inc-1-20250301100000', proposal, message: 'Fix orders' },
     'llm.complete': { step: 'rca', schemaName: 'rca_result', system: 'You analyse incidents.', user: 'The fenced evidence.', maxTokens: 1_200 },
+    'code.check-proposal': { incidentId: 'inc-1', proposal },
     'github.open-pr': { branch: 'fix/inc-1-20250301100000', title: 'Fix orders', body: 'body' },
     'github.checks': { branch: 'fix/inc-1-20250301100000' },
     'github.merge-state': { branch: 'fix/inc-1-20250301100000', pullNumber: 7 },

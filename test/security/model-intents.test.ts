@@ -10,7 +10,7 @@ import { APPROVER, buildCountingAutomation, buildFakePorts, buildHarness, exampl
 const BUILT_INS = [
   'logs.poll', 'logs.window', 'docs.search', 'code.search', 'code.read-file', 'code.list-files', 'git.sync', 'git.log',
   'slack.post-card', 'slack.update-card', 'slack.reply', 'slack.ephemeral', 'git.publish-fix', 'github.open-pr', 'github.checks',
-  'github.merge-state', 'github.deployment', 'logs.find-line',
+  'github.merge-state', 'github.deployment', 'logs.find-line', 'code.check-proposal',
 ];
 
 describe("model-named intents are limited to the policy catalog", () => {

@@ -38,9 +38,9 @@ describe('presentIncidentCard', () => {
     expect(fields).toEqual([expect.stringMatching(/^\*Status\*\n.*Awaiting approval/), expect.stringMatching(/^\*Events\*/), expect.stringMatching(/^\*Confidence\*\n86%/), expect.stringContaining('`a1b2c3d`')]);
     expect(byId(blocks, 'medic_rca')?.text.text).toContain('client timeout fires first');
     expect(blocks.length).toBeLessThanOrEqual(15);
-    // Approve / Reject / View details sit right under the diff.
+    // Approve / Reject / View details sit right under the diff and its check's one line.
     const ids = blocks.map((b) => b.block_id);
-    expect(ids.indexOf('medic_decision')).toBe(ids.indexOf('medic_diff_note') + 1);
+    expect(ids.slice(ids.indexOf('medic_diff_note'), ids.indexOf('medic_diff_note') + 3)).toEqual(['medic_diff_note', 'medic_check', 'medic_decision']);
     expect(text).toContain('checkout');
   });
 

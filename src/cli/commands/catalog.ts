@@ -34,6 +34,7 @@ export function presentCatalog(loaded: LoadedCatalog & { catalog: Catalog }): st
       `  opens at     ${service.minSeverity} and above`,
       `  splunk       ${service.splunk.index || service.splunk.sourcetype ? `index=${service.splunk.index ?? '*'} sourcetype=${service.splunk.sourcetype ?? '*'}` : 'the configured search'}`,
       `  actions      ${service.actions ? list(service.actions) : "all of the operator's policy"}`,
+      `  check        ${service.check ? `${service.check.command} (at most ${service.check.timeoutS} s, ${service.check.memoryMb} MB)` : 'none: proposals are shown as not checked'}`,
       '',
     );
   }

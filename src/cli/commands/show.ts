@@ -1,3 +1,4 @@
+import { checkBlocksApproval } from '../../domain/proposal-check.js';
 import type { CliCommand } from '../command.js';
 import type { BootReader } from '../boot-reader.js';
 import { readArgs } from '../read-args.js';
@@ -65,7 +66,11 @@ export function createShowCommand(boot: BootReader): CliCommand {
           out.push('', `proposal ${incident.proposal.contentHash} for ${incident.proposal.file}:`);
           diff = { after: out.length, text: terminalCode(incident.proposal.diff.replace(/\n$/, '')), flagged: secretShapedLines(incident.proposal) };
           if (diff.flagged.length > 0) out.push(`warning: ${diff.flagged.length} changed line${diff.flagged.length === 1 ? '' : 's'} look like a secret (diff line${diff.flagged.length === 1 ? '' : 's'} ${diff.flagged.join(', ')}) — shown as is; check before approving.`);
-          if (incident.state === 'awaiting_approval') out.push(`approve exactly this diff with: npm run medic -- approve ${incident.id} ${incident.proposal.contentHash}`);
+          const check = incident.proposalCheck?.contentHash === incident.proposal.contentHash ? incident.proposalCheck : undefined;
+          out.push(`check: ${check ? `${check.status}${check.command ? ` (${check.command})` : ''}${check.reason ? ` — ${check.reason}` : ''}` : 'not checked'}`);
+          const blocked = checkBlocksApproval(incident.proposal, incident.proposalCheck);
+          if (blocked) out.push(blocked);
+          else if (incident.state === 'awaiting_approval') out.push(`approve exactly this diff with: npm run medic -- approve ${incident.id} ${incident.proposal.contentHash}`);
         }
         if (incident.proposalNote) out.push(`no fix: ${incident.proposalNote}`);
         if (incident.fix) out.push('', `fix: branch ${incident.fix.branch} commit ${incident.fix.commit} push ${incident.fix.pushStatus}${incident.fix.pullRequest ? ` PR ${incident.fix.pullRequest.url}` : ''}`);

@@ -44,6 +44,15 @@ export interface CatalogService {
   actions?: string[];
   /** How a merged fix is verified: the quiet window (minutes) and what counts as the deploy (default: the merge). */
   verify?: { quietMinutes?: number; deploy?: VerifySettings['deploy'] };
+  /** The command a proposal must pass before anyone may approve it; absent: proposals are "not checked". */
+  check?: CheckSettings;
+}
+
+/** `check:` of a service: a shell command run in the fix's worktree, offline, bounded in time and memory. */
+export interface CheckSettings {
+  command: string;
+  timeoutS: number;
+  memoryMb: number;
 }
 
 /** The whole catalog, validated: every reference resolves, every alias names one service. */

@@ -1,8 +1,8 @@
 import { parseAllDocuments } from 'yaml';
 import { z } from 'zod';
 import { Severity } from '../event.js';
-import type { CatalogProblem, CatalogRepository } from './catalog.js';
-import { Principal, RepoDir, Slug, stripHash, trimSlashes, type CatalogPart } from './parse-catalog-file.js';
+import type { CatalogProblem, CatalogRepository, CatalogService } from './catalog.js';
+import { CheckEntry, checkSettings, Principal, RepoDir, Slug, stripHash, trimSlashes, type CatalogPart } from './parse-catalog-file.js';
 
 /**
  * The Backstage annotations Medic reads from a `Component`. The first three are Backstage's own
@@ -25,6 +25,9 @@ export const Annotation = {
   splunkIndex: 'medic.dev/splunk-index',
   splunkSourcetype: 'medic.dev/splunk-sourcetype',
   actions: 'medic.dev/actions',
+  checkCommand: 'medic.dev/check-command',
+  checkTimeout: 'medic.dev/check-timeout-s',
+  checkMemory: 'medic.dev/check-memory-mb',
 } as const;
 
 const Entity = z.object({
@@ -45,6 +48,20 @@ export function parseSourceLocation(value: string): { slug?: string; branch?: st
 
 /** The repository id for a GitHub slug: `acme/Shop` → `acme-shop`. */
 export const repositoryIdOf = (slug: string) => slug.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '').slice(0, 64);
+
+/** The check annotations as `check:` would say them; annotation values are strings, so the numbers are read first. */
+function readCheck(a: Record<string, string>, problem: (field: string, message: string) => void): CatalogService['check'] {
+  const number = (key: string) => (a[key] === undefined ? undefined : /^\d+$/.test(a[key].trim()) ? Number(a[key]) : Number.NaN);
+  const parsed = CheckEntry.safeParse({
+    command: a[Annotation.checkCommand],
+    ...(a[Annotation.checkTimeout] !== undefined ? { timeout_s: number(Annotation.checkTimeout) } : {}),
+    ...(a[Annotation.checkMemory] !== undefined ? { memory_mb: number(Annotation.checkMemory) } : {}),
+  });
+  if (parsed.success) return checkSettings(parsed.data);
+  const field: Record<string, string> = { command: Annotation.checkCommand, timeout_s: Annotation.checkTimeout, memory_mb: Annotation.checkMemory };
+  for (const issue of parsed.error.issues) problem(field[String(issue.path[0])] ?? Annotation.checkCommand, issue.message);
+  return undefined;
+}
 
 /** Pure: the `Component` entities of one `catalog-info.yaml` (several documents allowed) as catalog services. */
 export function parseBackstageEntities(text: string, source: string): { part?: CatalogPart; problems: CatalogProblem[] } {
@@ -82,6 +99,7 @@ export function parseBackstageEntities(text: string, source: string): { part?: C
     const minSeverity = check(Severity, a[Annotation.minSeverity] ?? 'error', Annotation.minSeverity) ?? 'error';
     const actions = a[Annotation.actions] === undefined ? undefined : list(a[Annotation.actions]).filter((x) => check(Slug, x, Annotation.actions) !== undefined);
     const channel = a[Annotation.slackChannel] ?? a[Annotation.slackBotNotify];
+    const checkEntry = a[Annotation.checkCommand] === undefined ? undefined : readCheck(a, (field, message) => problems.push({ where: `${at}: ${field}`, message }));
     let repository: CatalogRepository | undefined;
     if (slug !== undefined && /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(slug)) {
       repository = { id: repositoryIdOf(slug), remote: a[Annotation.remote] ?? `https://github.com/${slug}.git`, branch: a[Annotation.branch] ?? location.branch ?? 'main', github: slug };
@@ -95,6 +113,7 @@ export function parseBackstageEntities(text: string, source: string): { part?: C
       channel: channel === undefined ? undefined : stripHash(channel.trim()),
       approvers: principals(Annotation.approvers), elevatedApprovers: principals(Annotation.elevatedApprovers), readers: principals(Annotation.readers),
       minSeverity, splunk: { index: a[Annotation.splunkIndex], sourcetype: a[Annotation.splunkSourcetype] }, actions,
+      ...(checkEntry ? { check: checkEntry } : {}),
     });
   }
   return { part: problems.length === 0 ? part : undefined, problems };

@@ -37,6 +37,24 @@ function verifySettings(v: z.infer<typeof VerifyEntry> | undefined): CatalogServ
   return { ...(v.quiet_minutes ? { quietMinutes: v.quiet_minutes } : {}), ...(deploy ? { deploy } : {}) };
 }
 
+export const CHECK_LIMITS = { defaultTimeoutS: 300, maxTimeoutS: 1_800, defaultMemoryMb: 4_096, minMemoryMb: 256, maxMemoryMb: 65_536 } as const;
+
+/**
+ * `check:` of a service: one shell command line (`npm run build`, `go build ./...`), its time
+ * limit and its address-space limit. JVMs and V8 reserve address space well beyond what they use,
+ * so the floor is 256 MB and the default 4 GB.
+ */
+export const CheckEntry = z.strictObject({
+  command: z.string().trim().min(1, 'must not be empty').max(500).refine((c) => ![...c].some(isControl), 'must be one line of shell, without control characters'),
+  timeout_s: z.number().int().min(1).max(CHECK_LIMITS.maxTimeoutS).default(CHECK_LIMITS.defaultTimeoutS),
+  memory_mb: z.number().int().min(CHECK_LIMITS.minMemoryMb).max(CHECK_LIMITS.maxMemoryMb).default(CHECK_LIMITS.defaultMemoryMb),
+});
+
+/** A validated `check:` entry as the catalog keeps it. */
+export function checkSettings(c: z.infer<typeof CheckEntry>): NonNullable<CatalogService['check']> {
+  return { command: c.command, timeoutS: c.timeout_s, memoryMb: c.memory_mb };
+}
+
 const ServiceEntry = z.strictObject({
   name: Slug,
   aliases: z.array(Text).max(50).default([]),
@@ -51,6 +69,7 @@ const ServiceEntry = z.strictObject({
   splunk: z.strictObject({ index: Text.optional(), sourcetype: Text.optional() }).default({}),
   actions: z.array(Slug).max(200).optional(),
   verify: VerifyEntry.optional(),
+  check: CheckEntry.optional(),
 });
 
 const RepositoryEntry = z.strictObject({
@@ -102,9 +121,16 @@ export function parseCatalogFile(text: string, source: string): { part?: Catalog
         name: s.name, aliases: s.aliases, owner: s.owner, repository: s.repository, path: trimSlashes(s.path), channel: s.channel && stripHash(s.channel),
         approvers: s.approvers, elevatedApprovers: s.elevated_approvers, readers: s.readers, minSeverity: s.open.min_severity, splunk: s.splunk, actions: s.actions,
         ...(s.verify ? { verify: verifySettings(s.verify) } : {}),
+        ...(s.check ? { check: checkSettings(s.check) } : {}),
       })),
     },
   };
 }
+
+/** A control character other than tab: a newline would hide a second command from whoever reads the first line. */
+const isControl = (ch: string) => {
+  const code = ch.charCodeAt(0);
+  return (code < 32 && code !== 9) || code === 127;
+};
 
 export const trimSlashes = (path: string) => path.replace(/^\.\/+/, '').replace(/\/+$/, '');

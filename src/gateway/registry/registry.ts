@@ -7,7 +7,9 @@ import type { IncidentGrouping } from '../../ports/incident-grouping.js';
 import type { LogSource } from '../../ports/log-source.js';
 import { createActionTools } from '../actions/action-tools.js';
 import type { AutomationClient } from '../actions/automation-client.js';
+import { createCheckTools } from './check-tools.js';
 import { createCodeHostTools } from './code-host-tools.js';
+import type { CheckProposal } from '../../ports/proposal-checks.js';
 import { createGroupingTools } from './grouping-tools.js';
 import type { InvocationContext } from './effect.js';
 import { describeIssues, hasWildcardIssue } from '../arguments/identifiers.js';
@@ -24,6 +26,8 @@ export interface ToolRegistryDeps {
   pullRequests?: PullRequests;
   searchDocs?: DocsSearch;
   searchCode?: CodeSearch;
+  /** Runs the service's check command on a proposal (`code.check-proposal`). */
+  checkProposal?: CheckProposal;
   automation?: AutomationClient;
   /** Operator grouping decisions (open a family from the overflow). */
   grouping?: IncidentGrouping;
@@ -70,6 +74,7 @@ export function createToolRegistry(deps: ToolRegistryDeps): ToolRegistry {
     ...createReadTools(deps),
     ...createSlackTools(deps.chat),
     ...createCodeHostTools(deps),
+    ...createCheckTools(deps.checkProposal),
     ...createGroupingTools(deps.grouping),
     ...createLlmTools(deps.model),
     ...createActionTools(deps.actions ?? [], deps.automation),
