@@ -2,7 +2,9 @@ import type { ChatMessage } from '../ports/chat.js';
 import type { IncidentView } from '../use-cases/incident-commands.js';
 import { fitToLimits } from './block-limits.js';
 import { detailsButton, presentDecisionButtons, presentFeedbackButtons } from './card-actions.js';
+import { presentDocFix } from './card-doc-fix.js';
 import { presentDiffPreview } from './card-fix.js';
+import { presentRevertScope } from './card-revert.js';
 import { presentActionIntents } from './card-intents.js';
 import { presentOutcome, presentProgress } from './card-progress.js';
 import { presentRoute } from './card-route.js';
@@ -56,6 +58,7 @@ export function presentIncidentCard({ incident, stats, rate, nowMs }: IncidentVi
   for (const block of presentShortRootCause(incident)) parts.push({ block, dropRank: 2 });
   for (const block of presentNextStep(incident)) parts.push({ block, dropRank: 3 });
   if (incident.proposal) for (const block of presentDiffPreview(incident)) parts.push({ block, dropRank: 1 });
+  for (const block of [...presentRevertScope(incident), ...presentDocFix(incident)]) parts.push({ block, dropRank: 2 });
   if (outcome) parts.push({ block: section(outcome, 'medic_outcome') });
   if (interactive) {
     const proposal = incident.proposal;

@@ -1,4 +1,5 @@
 import { ErrorCode, MedicError } from '../../domain/errors.js';
+import { lineWords } from '../../domain/fix.js';
 import type { Incident } from '../../domain/incident.js';
 import type { CodeCandidate } from '../../ports/analyst.js';
 import type { PipelineDeps } from '../pipeline-deps.js';
@@ -45,10 +46,20 @@ export const fixProposalStep: Step = {
 function proposeRevert(incident: Incident, candidates: CodeCandidate[], deps: PipelineDeps) {
   const revert = incident.revert;
   if (!revert || deps.settings.revertProposals === false) return undefined;
-  const explanation = `Reverts ${revert.sha.slice(0, 12)} ("${revert.subject}", ${revert.author}, ${revert.ageDays} day(s) before the first error), the commit that last changed the failing line of ${revert.file}.${revert.otherFiles?.length ? ` That commit also changed ${listFiles(revert.otherFiles)}, which this revert leaves as they are.` : ''}`;
+  const explanation = `Reverts ${revert.sha.slice(0, 12)} "${revert.subject}" (${revert.author}, ${revert.ageDays} day(s) before the first error) at the failing lines of ${revert.file}${revert.lines?.length ? ` (${revert.lines.map(lineWords).join(', ')})` : ''}.${leftInPlace(revert)}`;
   const validated = deps.validateFix({ file: revert.file, after: revert.after, explanation }, candidates);
   if (typeof validated === 'string') return `The revert of ${revert.sha.slice(0, 8)} was refused by validation: ${validated}`;
   return { ...validated, revertOf: { sha: revert.sha, subject: revert.subject, author: revert.author, date: revert.date } };
+}
+
+/** What else the reverted commit changed, which the revert keeps: its other hunks here, its other files. */
+function leftInPlace(revert: NonNullable<Incident['revert']>): string {
+  const kept = revert.keptHunks ?? [];
+  const parts = [
+    kept.length ? `its other change${kept.length === 1 ? '' : 's'} to this file (${kept.slice(0, 3).map(lineWords).join(', ')}${kept.length > 3 ? ', …' : ''})` : '',
+    revert.otherFiles?.length ? `its changes to ${listFiles(revert.otherFiles)}` : '',
+  ].filter(Boolean);
+  return parts.length ? ` It keeps ${parts.join(' and ')}.` : '';
 }
 
 /** `a.ts, b.ts and 3 more files`: a commit's other files, named on the card. */
