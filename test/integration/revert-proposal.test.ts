@@ -86,9 +86,9 @@ describe('the revert of a recent suspect commit, proposed without a model', () =
         const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Dana', '-c', 'user.email=dana@shop.example', '-c', 'commit.gpgsign=false', ...args], { cwd: scratch, encoding: 'utf8' });
         git('clone', '--quiet', remote, '.');
         const path = join(scratch, FILE);
-        writeFileSync(path, readFileSync(path, 'utf8').replace('const perItem = Math.floor(amount / itemCount);', 'const perItem = Math.floor(amount / itemCount) | 0;'));
+        writeFileSync(path, readFileSync(path, 'utf8').replace(' * exactly the discount that item carried.', ' * exactly the discount that item carried (in whole cents).'));
         // Dated before the error, so it is a change the running service had.
-        execFileSync('git', ['-c', 'user.name=Dana', '-c', 'user.email=dana@shop.example', '-c', 'commit.gpgsign=false', 'commit', '--quiet', '-am', 'checkout: whole cents per item'], { cwd: scratch, env: { ...process.env, GIT_AUTHOR_DATE: '2026-11-30T07:00:00Z', GIT_COMMITTER_DATE: '2026-11-30T07:00:00Z' } });
+        execFileSync('git', ['-c', 'user.name=Dana', '-c', 'user.email=dana@shop.example', '-c', 'commit.gpgsign=false', 'commit', '--quiet', '-am', 'checkout: say the shares are whole cents'], { cwd: scratch, env: { ...process.env, GIT_AUTHOR_DATE: '2026-11-30T07:00:00Z', GIT_COMMITTER_DATE: '2026-11-30T07:00:00Z' } });
         git('push', '--quiet', 'origin', 'main');
       } finally {
         rmSync(scratch, { recursive: true, force: true });
