@@ -14,6 +14,7 @@ import type { Metrics } from '../observability/metrics.js';
 import { validateFix } from '../analysts/validate-fix.js';
 import { boostRecentSuspects } from '../code-search/suspect-boost.js';
 import { createCodeSearch } from '../code-search/search-code.js';
+import { findFailingLines } from '../retrieval/failing-lines.js';
 import { findRevert } from '../retrieval/find-revert.js';
 import { findSuspectCommits } from '../retrieval/find-suspect-commits.js';
 import type { Config } from '../config/schema.js';
@@ -179,7 +180,8 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
         config.MEDIC_RECENT_CHANGES_DAYS,
       ),
     findSuspectCommits: ({ event }) => findSuspectCommits(gatedRepo, { event, rules: candidateRules }),
-    findRevert: ({ suspects, maxAgeDays }) => findRevert(gatedRepo, suspects, { maxAgeDays }),
+    findRevert: async ({ suspects, maxAgeDays, event }) =>
+      findRevert(gatedRepo, suspects, { maxAgeDays, ...(event ? { failingLines: await findFailingLines(gatedRepo, { text: event.raw || event.message, record: true, rules: candidateRules }) } : {}) }),
     // Through the gateway (code.check-proposal, audited); the command is read from the catalog there.
     checkProposal: async (input) => unwrapResult('code.check-proposal', await gateway.invoke({ tool: 'code.check-proposal', args: input }, scope)) as ProposalCheck,
     validateFix: (draft, candidates) => {

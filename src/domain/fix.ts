@@ -18,6 +18,15 @@ export const FixProposal = z.object({
 });
 export type FixProposal = z.infer<typeof FixProposal>;
 
+/** Lines `start`–`end` of a file, 1-based and inclusive. */
+export const LineSpan = z.object({ start: z.number().int().positive(), end: z.number().int().positive() });
+export type LineSpan = z.infer<typeof LineSpan>;
+
+/** `line 41`, `lines 23–25`. */
+export function lineWords(span: LineSpan): string {
+  return span.start === span.end ? `line ${span.start}` : `lines ${span.start}–${span.end}`;
+}
+
 /** A suspect commit's change to one file, undone on the file as it is now: a fix needing no model. */
 export const RevertCandidate = z.object({
   sha: z.string(),
@@ -30,6 +39,10 @@ export const RevertCandidate = z.object({
   ageDays: z.number(),
   /** The other files the reverted commit changed, which the revert leaves as they are. */
   otherFiles: z.array(z.string()).optional(),
+  /** The lines of the current file the revert changes (1-based, inclusive): the commit's hunks around the failing lines. */
+  lines: z.array(LineSpan).optional(),
+  /** The commit's other hunks in this file, which the revert leaves in place: their current lines, or the commit's when changed since. */
+  keptHunks: z.array(LineSpan).optional(),
 });
 export type RevertCandidate = z.infer<typeof RevertCandidate>;
 

@@ -129,7 +129,8 @@ export type Diagnostics = z.infer<typeof Diagnostics>;
 export const ReviewRequest = z.object({
   reason: z.string().max(1_000).optional(),
   previousRootCause: z.string().max(2_000).optional(),
-  previousProposal: z.object({ file: z.string(), diff: z.string(), explanation: z.string() }).optional(),
+  /** The proposal the re-run replaces; its hash and verdict tell whether the re-run's is anything new. */
+  previousProposal: z.object({ file: z.string(), diff: z.string(), explanation: z.string(), contentHash: z.string().optional(), verdict: z.enum(['approved', 'rejected']).optional() }).optional(),
   by: z.string(),
   at: z.string(),
 });

@@ -3,8 +3,8 @@
  *
  * The suspect is chosen from the failing stack, which a log line's author controls in part; a
  * revert that undoes an access check, a security change or a fix is worse than the error it
- * answers. So a revert is never offered when the commit touches access-control code or a
- * protected path, when its message says it fixes, secures or restricts something, or when the
+ * answers. So a revert is never offered when it touches access-control code or a protected
+ * path, when the commit's message says it fixes, secures or restricts something, or when the
  * lines it would take out are access checks. The operator's model-backed fix path is unaffected.
  */
 
@@ -13,9 +13,9 @@ export interface RevertedCommit {
   subject: string;
   /** The whole message, when known. */
   message?: string;
-  /** Every path the commit changed. */
+  /** The paths the revert changes (the reverted file, and its name in that commit). */
   files: readonly string[];
-  /** The lines the commit added to the reverted file: what the revert takes out. */
+  /** The lines the reverted hunks added: what the revert takes out. */
   addedLines: readonly string[];
 }
 
@@ -46,6 +46,6 @@ export function revertRefusal(commit: RevertedCommit, protectedReason: (file: st
 }
 
 /** The paths besides `file` the commit changed: behaviour the revert leaves as it is. */
-export function otherFilesOf(commit: Pick<RevertedCommit, 'files'>, file: string): string[] {
+export function otherFilesOf(commit: { files: readonly string[] }, file: string): string[] {
   return commit.files.filter((f) => f !== file);
 }

@@ -45,8 +45,8 @@ export interface PipelineDeps {
   searchCode(input: { incident: Incident }): Promise<CodeCandidate[]>;
   /** Blames the top in-project frames; absent where there is no history to read. */
   findSuspectCommits?(input: { event: ErrorEvent }): Promise<SuspectCommit[]>;
-  /** The recent suspect's change undone on the current file, or why not. */
-  findRevert?(input: { suspects: SuspectCommit[]; maxAgeDays: number }): Promise<RevertOutcome>;
+  /** The recent suspect's hunks at the error's failing lines undone on the current file, or why not. */
+  findRevert?(input: { suspects: SuspectCommit[]; maxAgeDays: number; event?: ErrorEvent }): Promise<RevertOutcome>;
   /** Code decides whether the model's draft becomes a proposal; a string is the refusal reason. */
   validateFix(draft: DraftFix, candidates: CodeCandidate[]): FixProposal | string;
   /** The service's check command run on the proposal before it is offered; absent: proposals are "not checked". */

@@ -2,9 +2,11 @@ import type { ChatMessage } from '../ports/chat.js';
 import type { IncidentView } from '../use-cases/incident-commands.js';
 import { fitToLimits } from './block-limits.js';
 import { detailsButton, presentDecisionButtons, presentFeedbackButtons } from './card-actions.js';
+import { presentDocFix } from './card-doc-fix.js';
 import { presentDiffPreview } from './card-fix.js';
 import { presentProposalCheck } from './card-check.js';
 import { checkBlocksApproval } from '../domain/proposal-check.js';
+import { presentRevertScope } from './card-revert.js';
 import { presentActionIntents } from './card-intents.js';
 import { presentOutcome, presentProgress } from './card-progress.js';
 import { presentRoute } from './card-route.js';
@@ -60,6 +62,7 @@ export function presentIncidentCard({ incident, stats, rate, nowMs }: IncidentVi
   if (incident.proposal) for (const block of presentDiffPreview(incident)) parts.push({ block, dropRank: 1 });
   const check = presentProposalCheck(incident);
   if (check) parts.push({ block: check });
+  for (const block of [...presentRevertScope(incident), ...presentDocFix(incident)]) parts.push({ block, dropRank: 2 });
   if (outcome) parts.push({ block: section(outcome, 'medic_outcome') });
   if (interactive) {
     const proposal = incident.proposal;

@@ -226,6 +226,13 @@ function restartedSteps(incident: Incident): Incident['steps'] {
   return Object.fromEntries(Object.entries(incident.steps).filter(([step]) => !RERUN_STEPS.has(step)));
 }
 
+/** The replaced proposal's hash and, when it was this round's and decided, the verdict on it. */
+function previousVerdict(incident: Incident, previous: { contentHash?: string | undefined; verdict?: 'approved' | 'rejected' | undefined }) {
+  const hash = previous.contentHash;
+  const verdict = incident.proposal && incident.decision?.proposalHash === hash ? incident.decision?.verdict : previous.verdict;
+  return { ...(hash ? { contentHash: hash } : {}), ...(verdict ? { verdict } : {}) };
+}
+
 /** The reason given now, else the rejection's; and the proposal and cause it replaces. */
 function reviewOf(incident: Incident, reason: string | undefined, caller: Caller, at: string): Incident['review'] {
   const given = reason?.trim() || (incident.decision?.verdict === 'rejected' ? incident.decision.reason : undefined);
@@ -233,7 +240,7 @@ function reviewOf(incident: Incident, reason: string | undefined, caller: Caller
   return {
     ...(given ? { reason: given.slice(0, 1_000) } : {}),
     ...(incident.rca ? { previousRootCause: incident.rca.rootCause } : {}),
-    ...(previous ? { previousProposal: { file: previous.file, diff: previous.diff, explanation: previous.explanation } } : {}),
+    ...(previous ? { previousProposal: { file: previous.file, diff: previous.diff, explanation: previous.explanation, ...previousVerdict(incident, previous) } } : {}),
     by: caller.userId,
     at,
   };

@@ -113,7 +113,7 @@ describe('the incident use-cases', () => {
     const incident = await store.require('inc-test');
     // The evidence stays; the analysis and the fix are redone.
     expect([incident.state, incident.round, Object.keys(incident.steps), incident.proposal, incident.rca]).toEqual(['analyzing', 1, ['intake', 'log-window', 'similar-docs', 'recent-changes'], undefined, undefined]);
-    expect(incident.review).toMatchObject({ reason: 'wrong file: the guard belongs in the caller', previousProposal: { file: 'src/a.ts', diff: proposal.diff }, by: 'U_OK' });
+    expect(incident.review).toMatchObject({ reason: 'wrong file: the guard belongs in the caller', previousProposal: { file: 'src/a.ts', diff: proposal.diff, contentHash: proposal.contentHash, verdict: 'rejected' }, by: 'U_OK' });
     expect(effects.at(-1)).toBe('analyze:inc-test:1');
   });
 

@@ -1,9 +1,10 @@
 import { ErrorCode, MedicError } from '../../domain/errors.js';
+import { lineWords, type FixProposal } from '../../domain/fix.js';
 import type { Incident } from '../../domain/incident.js';
 import type { CodeCandidate } from '../../ports/analyst.js';
 import type { PipelineDeps } from '../pipeline-deps.js';
 import { recordLlmUse } from '../record-llm-use.js';
-import type { Step } from '../step.js';
+import type { Step, StepOutput } from '../step.js';
 
 /**
  * The model drafts a one-file change; code decides whether it becomes a proposal. When there is
@@ -29,26 +30,50 @@ export const fixProposalStep: Step = {
     const base = { provenance: { ...incident.provenance, fix: provenance }, tokens: { ...incident.tokens, fix: provenance.tokens } };
     const validated = draft ? deps.validateFix(draft, candidates) : undefined;
     if (validated !== undefined && typeof validated !== 'string') {
-      return { patch: { ...base, proposal: validated, proposalNote: undefined }, details: { proposed: true, file: validated.file, contentHash: validated.contentHash } };
+      return offer(incident, validated, base, { proposed: true, file: validated.file, contentHash: validated.contentHash });
     }
     const why = validated === undefined ? (note ?? 'No fix proposed.') : `Fix refused by validation: ${validated}`;
     const revert = proposeRevert(incident, candidates, deps);
     if (revert && typeof revert !== 'string') {
-      return { patch: { ...base, proposal: revert, proposalNote: undefined }, details: { proposed: true, revertOf: revert.revertOf?.sha, file: revert.file, contentHash: revert.contentHash, instead: why } };
+      return offer(incident, revert, base, { proposed: true, revertOf: revert.revertOf?.sha, file: revert.file, contentHash: revert.contentHash, instead: why });
     }
     const proposalNote = [why, typeof revert === 'string' ? revert : incident.revertNote].filter(Boolean).join(' ');
     return { patch: { ...base, proposal: undefined, proposalNote }, details: { proposed: false, note: proposalNote } };
   },
 };
 
+/**
+ * The proposal, unless a re-run (`/medic fix`) arrived at exactly the change it replaces: one
+ * already rejected or approved is not offered again as if new; one still undecided stays the one
+ * to decide, marked as the same.
+ */
+function offer(incident: Incident, proposal: FixProposal, base: Partial<Incident>, details: Record<string, unknown>): StepOutput {
+  const previous = incident.review?.previousProposal;
+  if (previous?.contentHash !== proposal.contentHash) return { patch: { ...base, proposal, proposalNote: undefined }, details };
+  if (!previous.verdict) return { patch: { ...base, proposal, proposalNote: undefined }, details: { ...details, sameAsBefore: true } };
+  const was = previous.verdict === 'rejected' ? 'it was rejected' : 'it was approved already';
+  const proposalNote = `The re-run proposed the same change as before (${proposal.file}, ${proposal.contentHash.slice(0, 12)}) and ${was}: nothing new to approve.`;
+  return { patch: { ...base, proposal: undefined, proposalNote }, details: { proposed: false, sameAsBefore: true, note: proposalNote } };
+}
+
 /** The prepared revert as a proposal (validated like any fix), a refusal reason, or nothing to offer. */
 function proposeRevert(incident: Incident, candidates: CodeCandidate[], deps: PipelineDeps) {
   const revert = incident.revert;
   if (!revert || deps.settings.revertProposals === false) return undefined;
-  const explanation = `Reverts ${revert.sha.slice(0, 12)} ("${revert.subject}", ${revert.author}, ${revert.ageDays} day(s) before the first error), the commit that last changed the failing line of ${revert.file}.${revert.otherFiles?.length ? ` That commit also changed ${listFiles(revert.otherFiles)}, which this revert leaves as they are.` : ''}`;
+  const explanation = `Reverts ${revert.sha.slice(0, 12)} "${revert.subject}" (${revert.author}, ${revert.ageDays} day(s) before the first error) at the failing lines of ${revert.file}${revert.lines?.length ? ` (${revert.lines.map(lineWords).join(', ')})` : ''}.${leftInPlace(revert)}`;
   const validated = deps.validateFix({ file: revert.file, after: revert.after, explanation }, candidates);
   if (typeof validated === 'string') return `The revert of ${revert.sha.slice(0, 8)} was refused by validation: ${validated}`;
   return { ...validated, revertOf: { sha: revert.sha, subject: revert.subject, author: revert.author, date: revert.date } };
+}
+
+/** What else the reverted commit changed, which the revert keeps: its other hunks here, its other files. */
+function leftInPlace(revert: NonNullable<Incident['revert']>): string {
+  const kept = revert.keptHunks ?? [];
+  const parts = [
+    kept.length ? `its other change${kept.length === 1 ? '' : 's'} to this file (${kept.slice(0, 3).map(lineWords).join(', ')}${kept.length > 3 ? ', …' : ''})` : '',
+    revert.otherFiles?.length ? `its changes to ${listFiles(revert.otherFiles)}` : '',
+  ].filter(Boolean);
+  return parts.length ? ` It keeps ${parts.join(' and ')}.` : '';
 }
 
 /** `a.ts, b.ts and 3 more files`: a commit's other files, named on the card. */

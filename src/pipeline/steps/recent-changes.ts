@@ -8,7 +8,7 @@ export const DEFAULT_REVERT_MAX_AGE_DAYS = 14;
 /**
  * Code-search candidates, the recent commits touching the suspects, and the suspect commits —
  * the commits that last changed the top frames' lines — with, when the most suspect is recent and
- * undoes cleanly, its revert. Commit text is untrusted, like logs.
+ * undoes cleanly at the failing lines, its revert. Commit text is untrusted, like logs.
  */
 export const recentChangesStep: Step = {
   name: 'recent-changes',
@@ -18,7 +18,7 @@ export const recentChangesStep: Step = {
       const [found, suspects] = await Promise.all([searchAndLog(incident, deps).catch((error: unknown) => ({ error })), findSuspects(incident, deps)]);
       if ('error' in found) throw found.error;
       const { candidates, changes } = found;
-      const revert = await prepareRevert(suspects, deps);
+      const revert = await prepareRevert(incident, suspects, deps);
       return {
         patch: { candidates, recentChanges: changes, suspectCommits: suspects, revert: revert.revert, revertNote: revert.note },
         details: { candidates: candidates.length, commits: changes.length, suspects: suspects.length, revert: revert.revert?.sha.slice(0, 12) ?? null },
@@ -46,8 +46,8 @@ async function findSuspects(incident: Incident, deps: PipelineDeps) {
   }
 }
 
-async function prepareRevert(suspects: SuspectCommit[], deps: PipelineDeps): Promise<{ revert?: Incident['revert']; note?: string }> {
+async function prepareRevert(incident: Incident, suspects: SuspectCommit[], deps: PipelineDeps): Promise<{ revert?: Incident['revert']; note?: string }> {
   if (suspects.length === 0 || !deps.findRevert || deps.settings.revertProposals === false) return {};
-  const outcome = await deps.findRevert({ suspects, maxAgeDays: deps.settings.revertMaxAgeDays ?? DEFAULT_REVERT_MAX_AGE_DAYS }).catch((error: unknown) => ({ note: `No revert proposed: ${error instanceof Error ? error.message : String(error)}` }));
+  const outcome = await deps.findRevert({ suspects, maxAgeDays: deps.settings.revertMaxAgeDays ?? DEFAULT_REVERT_MAX_AGE_DAYS, event: incident.firstEvent }).catch((error: unknown) => ({ note: `No revert proposed: ${error instanceof Error ? error.message : String(error)}` }));
   return 'revert' in outcome ? { revert: outcome.revert } : { note: outcome.note };
 }
