@@ -18,6 +18,7 @@ import type { BenchReport } from './report.js';
 
 const DATA = 'data';
 const WINDOW_MS = 5 * 60_000;
+const SYNTHETIC_TRACE = 'RangeError: Invalid discount per item: Infinity\n    at spreadDiscount (/srv/shop/src/checkout/discounts.ts:44:25)';
 
 function readRecords(): FileLogRecord[] {
   const file = join(DATA, 'logs', 'shop.jsonl');
@@ -25,7 +26,7 @@ function readRecords(): FileLogRecord[] {
   return readFileSync(file, 'utf8').split('\n').flatMap((line, i) => parseJsonRecord(line, `shop.jsonl:${i}`, ['txn_id', 'orderNumber', 'requestId']) ?? []);
 }
 
-const toEntry = (r: FileLogRecord, i: number): LogEntry => ({ id: `log-${i}`, time: r.time, level: r.level, service: r.service, message: r.raw.split('\n')[0] ?? r.message });
+const toEntry = (r: FileLogRecord, i: number): LogEntry => ({ id: `log-${i}`, time: r.time, level: r.level, service: r.service, message: r.evidence.split('\n')[0] ?? r.message });
 
 function toEvent(r: FileLogRecord): ErrorEvent {
   return { id: r.sourceId, source: 'file', time: r.time, service: r.service, severity: 'error', message: r.message, raw: r.raw, errorCode: r.errorCode, correlationIds: r.correlationIds, fields: r.fields };
@@ -123,7 +124,7 @@ export default async function tokensBench(): Promise<BenchReport> {
     samples.push({ incident: event.errorCode ?? event.id, lines: window.length, ...tokens });
     rows.push([event.errorCode ?? event.id, window.length, tokens.rca, tokens.recommend, tokens.fix]);
   }
-  const base = samples.length > 0 ? toEvent(firstPerCode[0] as FileLogRecord) : toEvent({ sourceId: 'synthetic', time: '2026-11-30T09:00:00.000Z', level: 'ERROR', service: 'shop', message: 'RangeError: Invalid discount per item: Infinity', raw: 'RangeError: Invalid discount per item: Infinity\n    at spreadDiscount (/srv/shop/src/checkout/discounts.ts:44:25)', correlationIds: {}, fields: {} });
+  const base = samples.length > 0 ? toEvent(firstPerCode[0] as FileLogRecord) : toEvent({ sourceId: 'synthetic', time: '2026-11-30T09:00:00.000Z', level: 'ERROR', service: 'shop', message: 'RangeError: Invalid discount per item: Infinity', raw: SYNTHETIC_TRACE, evidence: SYNTHETIC_TRACE, correlationIds: {}, fields: {} });
   const stormInput = (entries: LogEntry[]): RcaInput => ({ event: base, title: base.message.slice(0, 120), logs: { entries, from: entries[0]?.time ?? '', to: entries.at(-1)?.time ?? '' }, similarDocs: similarDocs(base, docs), recentChanges: changes });
   const storm = await measure(stormInput(stormWindow(records, base)), []);
   const distinct = await measure(stormInput(distinctWindow(base)), []);

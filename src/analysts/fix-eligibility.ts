@@ -4,6 +4,7 @@
  */
 import type { RcaResult } from '../domain/analysis.js';
 import type { Severity } from '../domain/event.js';
+import { isUndetermined } from '../domain/undetermined-cause.js';
 
 export interface FixPolicy {
   minConfidence: number;
@@ -12,12 +13,7 @@ export interface FixPolicy {
 
 export const DEFAULT_FIX_POLICY: FixPolicy = { minConfidence: 0.5, excludedSeverities: ['info', 'debug'] };
 
-/** Below this the cause is treated as unknown whatever the text says. */
-export const UNDETERMINED_CONFIDENCE = 0.2;
-
-export function isUndetermined(rca: RcaResult): boolean {
-  return rca.confidence < UNDETERMINED_CONFIDENCE || /^\s*(undetermined|unknown|could not be determined)/i.test(rca.rootCause);
-}
+export { isUndetermined, UNDETERMINED_CONFIDENCE } from '../domain/undetermined-cause.js';
 
 /** Undefined when eligible, otherwise the reason to show on the card. */
 export function fixIneligibility(rca: RcaResult, policy: FixPolicy = DEFAULT_FIX_POLICY): string | undefined {

@@ -35,7 +35,7 @@ export function offlineRca(input: RcaInput, reason?: string): RcaResult {
   // Thin evidence halves what the family match alone would justify.
   const base = family ? Math.min(OFFLINE_MAX_CONFIDENCE, family.similarity * OFFLINE_MAX_CONFIDENCE) : 0.1;
   const confidence = Math.round((evidence.length > 0 ? base : base / 2) * 100) / 100;
-  const rootCause = offlineRootCause({ event, family, changes: recentChanges, suspects: input.suspectCommits ?? [] });
+  const rootCause = offlineRootCause({ event, family, docs: similarDocs, changes: recentChanges, suspects: input.suspectCommits ?? [] });
   const degraded = reason ? `Degraded analysis (${clip(reason, 200)}). ` : 'Offline analysis without a model. ';
   return {
     rootCause,

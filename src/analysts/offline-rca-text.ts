@@ -7,8 +7,11 @@
 import type { RecentChange, SimilarDoc, SuspectCommit } from '../domain/analysis.js';
 import type { ErrorEvent, LogEntry } from '../domain/event.js';
 import { eventTrace } from '../domain/event-trace.js';
+import { isFrameFile } from '../domain/frame-file.js';
 import type { StackFrame } from '../domain/stack-trace.js';
+import { informativeText } from '../domain/informative-text.js';
 import { sanitizeUntrusted } from '../domain/untrusted/prepare.js';
+import { describeUpstreamFailure, upstreamFailureOf } from '../domain/upstream-failure.js';
 
 const MAX_EVIDENCE = 8;
 
@@ -44,19 +47,29 @@ function isFamilyLine(text: string, words: string[]): boolean {
   return found >= Math.max(2, Math.ceil(words.length * 0.8));
 }
 
+/** Lines of the failure itself shown before the lines around it: the rest is the same line again. */
+const FAMILY_FIRST = 3;
+
 /**
  * The window's lines that belong to this incident: those carrying one of the event's correlation
- * ids (or its session), and those of its own message family. Error lines first, at most eight.
+ * ids (or its session), and those of its own message family. At most eight: the first three lines
+ * of the failure (error lines first), then the lines around it that carry its ids — where the clue
+ * usually is (`psp answered … decision=declined`) — then the failure's further lines.
  */
 export function incidentEvidence(event: ErrorEvent, entries: LogEntry[]): LogEntry[] {
   const ids = [...Object.values(event.correlationIds), ...(event.sessionId ? [event.sessionId] : [])].filter((id) => id.length >= 3);
   const words = familyWords(event.message);
-  const mine = entries.filter((entry) => ids.some((id) => entry.message.includes(id)) || isFamilyLine(entry.message, words));
-  return mine
+  const family: LogEntry[] = [];
+  const around: LogEntry[] = [];
+  for (const entry of entries) {
+    if (isFamilyLine(entry.message, words)) family.push(entry);
+    else if (ids.some((id) => entry.message.includes(id))) around.push(entry);
+  }
+  const errorsFirst = family
     .map((entry, index) => ({ entry, rank: (isErrorLevel(entry.level) ? 0 : 1) * entries.length + index }))
     .sort((a, b) => a.rank - b.rank)
-    .slice(0, MAX_EVIDENCE)
     .map((r) => r.entry);
+  return [...errorsFirst.slice(0, FAMILY_FIRST), ...around, ...errorsFirst.slice(FAMILY_FIRST)].slice(0, MAX_EVIDENCE);
 }
 
 /** In-app frames of the event's trace, innermost first. */
@@ -64,21 +77,19 @@ export function inAppFrames(event: ErrorEvent): StackFrame[] {
   return eventTrace(event).frames.filter((f) => f.inApp);
 }
 
-/** A frame path (`/srv/shop/src/a.ts`) names a repository file (`src/a.ts`) when one ends the other. */
-function sameFile(framePath: string, repoPath: string): boolean {
-  const a = framePath.replace(/\\/g, '/');
-  const b = repoPath.replace(/\\/g, '/');
-  return a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
-}
 
 /** The commits that touched a file of the trace's in-app frames, newest first as given. */
 export function suspectChanges(event: ErrorEvent, changes: RecentChange[]): RecentChange[] {
   const frames = inAppFrames(event);
-  return changes.filter((c) => c.files.some((file) => frames.some((f) => sameFile(f.file, file))));
+  return changes.filter((c) => c.files.some((file) => frames.some((f) => isFrameFile(f.file, file))));
 }
 
-/** Blamed suspect commits first, then other commits that touched a file of the trace; at most 5. */
+/**
+ * Blamed suspect commits first, then other commits that touched a file of the trace; at most 5.
+ * None for an upstream failure: the client code that surfaced it is not what changed.
+ */
 export function contributingFactors(event: ErrorEvent, changes: RecentChange[], suspects: readonly SuspectCommit[] = []): string[] {
+  if (upstreamFailureOf(event)) return [];
   const blamed = suspects.slice(0, 2);
   const named = new Set(blamed.map((s) => s.sha));
   return [
@@ -90,24 +101,66 @@ export function contributingFactors(event: ErrorEvent, changes: RecentChange[], 
   ].slice(0, 5);
 }
 
+/** A documented family's name: its doc title without the section (`… — Symptom`). */
+function familyName(doc: SimilarDoc): string {
+  return doc.title.replace(/\s+—\s+[^—]*$/, '');
+}
+
+/** The card's three lines hold the cause and where it was thrown: a longer sentence is cut at a clause. */
+const CAUSE_CHARS = 160;
+
+/** The first sentence of a doc section's text, as prose on one line, cut at a clause when it is long. */
+function firstSentence(text: string): string {
+  const flat = sanitizeUntrusted(text.replace(/```[\s\S]*?(?:```|$)/g, ' ')).replace(/\s+/g, ' ').trim();
+  const end = flat.search(/[.!?](?:\s|$)/);
+  const sentence = end > 0 ? flat.slice(0, end) : flat.replace(/[.!?]$/, '');
+  if (sentence.length <= CAUSE_CHARS) return sentence;
+  const room = sentence.slice(0, CAUSE_CHARS);
+  const clause = Math.max(room.lastIndexOf('; '), room.lastIndexOf(': '), room.lastIndexOf(' — '));
+  return clause >= 30 ? room.slice(0, clause) : clip(sentence, CAUSE_CHARS);
+}
+
 /**
- * One or two sentences: "RangeError "Invalid discount per item: Infinity" thrown in spreadDiscount
- * (src/checkout/discounts.ts:44), last changed by 1a2b3c4d "…" (dev, 2026-11-28). Similar to the
- * documented family "…" (similarity 0.82)."
+ * What the documented family says the cause is: its Cause section when the retrieved docs hold it
+ * (the same source file as the matched section), else undefined.
  */
-export function offlineRootCause(input: { event: ErrorEvent; family?: SimilarDoc; changes: RecentChange[]; suspects?: readonly SuspectCommit[] }): string {
+export function documentedCause(family: SimilarDoc, docs: readonly SimilarDoc[]): string | undefined {
+  const isCause = (d: SimilarDoc) => /—\s*(?:root\s+)?causes?\s*$/i.test(d.title);
+  const cause = isCause(family) ? family : docs.find((d) => d.source === family.source && familyName(d) === familyName(family) && isCause(d));
+  const text = cause ? firstSentence(cause.excerpt) : '';
+  return text === '' ? undefined : text;
+}
+
+/**
+ * The offline root cause, most telling first: an upstream failure when the error says one (the
+ * client code only surfaced it); else the documented cause of the matched family, then what was
+ * thrown where and the commit that last changed it, then whose documentation that cause is —
+ * "The payment gateway's API v2 nests the authorization in an `authorization` object that is present
+ * only for approved payments. TypeError "…" thrown in toAuthorization (…/payment-client.ts:52), code
+ * last changed by 9f400e0f "…" (dev, 2026-11-25). Cause as documented for "Payments: …" (similarity
+ * 0.55)." Without a documented family the offline analyst can say where, not why: "Undetermined cause, …".
+ */
+export function offlineRootCause(input: { event: ErrorEvent; family?: SimilarDoc; docs?: readonly SimilarDoc[]; changes: RecentChange[]; suspects?: readonly SuspectCommit[] }): string {
   const { event, family } = input;
   const trace = eventTrace(event);
   const frame = trace.frames.find((f) => f.inApp);
   const what = trace.exceptionType
-    ? `${trace.exceptionType}${trace.message ? ` "${clip(trace.message, 200)}"` : ''}`
-    : `"${clip(event.message, 240)}"`;
-  const where = frame ? ` thrown in ${frame.fn ? `${clip(frame.fn, 80)} ` : ''}(${clip(frame.file, 160)}${frame.line ? `:${frame.line}` : ''})` : ` in ${clip(event.service, 80)}`;
+    ? `${trace.exceptionType}${trace.message ? ` "${clip(informativeText(trace.message), 200)}"` : ''}`
+    : `"${clip(informativeText(event.message), 240)}"`;
+  const at = frame ? `${frame.fn ? `${clip(frame.fn, 80)} ` : ''}(${clip(frame.file, 160)}${frame.line ? `:${frame.line}` : ''})` : undefined;
+  const cause = family ? documentedCause(family, input.docs ?? []) : undefined;
+  const named = family ? `"${clip(familyName(family), 120)}" (similarity ${family.similarity.toFixed(2)})` : '';
+  const documented = cause ? `Cause as documented for ${named}.` : family ? `Similar to the documented family ${named}.` : '';
+  const upstream = upstreamFailureOf(event);
+  if (upstream) {
+    // The code that logged a refused connection is where it surfaced: no commit of it is the cause.
+    const seen = `Seen as ${what} in ${clip(event.service, 80)}${at ? `, surfacing in ${at}` : ''}.`;
+    return [`${clip(describeUpstreamFailure(upstream), 300)}.`, cause ? `${cause}.` : '', seen, documented].filter(Boolean).join(' ');
+  }
+  const where = at ? ` thrown in ${at}` : ` in ${clip(event.service, 80)}`;
   // The blamed commit of the failing line says more than the newest commit to its file.
-  const change = input.suspects?.[0] ?? (frame ? input.changes.find((c) => c.files.some((file) => sameFile(frame.file, file))) : undefined);
+  const change = input.suspects?.[0] ?? (frame ? input.changes.find((c) => c.files.some((file) => isFrameFile(frame.file, file))) : undefined);
   const changed = change ? `, code last changed by ${change.sha.slice(0, 8)} "${clip(change.subject, 120)}" (${clip(change.author, 60)}, ${change.date.slice(0, 10)})` : '';
-  const similar = family ? ` Similar to the documented family "${clip(family.title, 120)}" (similarity ${family.similarity.toFixed(2)}).` : '';
-  // Without a documented family the offline analyst can say where, not why.
-  const lead = family ? '' : 'Undetermined cause, no documented family matches: ';
-  return `${lead}${what}${where}${changed}.${similar}`;
+  if (family) return `${cause ? `${cause}. ` : ''}${what}${where}${changed}. ${documented}`;
+  return `Undetermined cause, no documented family matches: ${what}${where}${changed}.`;
 }

@@ -2,13 +2,13 @@ import type { EventRate } from '../domain/event-rate.js';
 import type { Incident, IncidentStats } from '../domain/incident.js';
 import { presentSparkline } from './sparkline.js';
 import { presentStatusWord } from './status-words.js';
-import { code, fields, section, untrusted } from './mrkdwn.js';
+import { eventTrace } from '../domain/event-trace.js';
+import { isFrameFile } from '../domain/frame-file.js';
+import { upstreamFailureOf, type UpstreamFailure } from '../domain/upstream-failure.js';
+import { code, escapeMrkdwn, fields, section, untrusted } from './mrkdwn.js';
 import { presentIncidentTitle } from './incident-title.js';
 
 type Block = Record<string, unknown>;
-
-/** At 900 px a card line holds about 110 characters: two lines of root cause, no more. */
-const ROOT_CAUSE_CHARS = 220;
 
 const clock = (iso: string) => iso.slice(11, 16);
 const day = (iso: string) => iso.slice(0, 10);
@@ -22,11 +22,24 @@ export function presentSeen(stats: IncidentStats | undefined, incident: Incident
   return `${stats.count} · ${span} UTC`;
 }
 
-/** The suspect file (the proposal's, else the best code-search candidate) and the last commit touching it. */
-export function suspectOf(incident: Incident): { file?: string; commit?: string } {
-  const file = incident.proposal?.file ?? incident.candidates?.[0];
+/**
+ * The suspect: for an upstream failure the upstream itself (the code that logged it only surfaced
+ * it); else a file of this incident's own stack — the proposal's, blame's suspect, or the best
+ * code-search candidate that is one of its frames — and the last commit touching it. A candidate
+ * the stack does not name is no suspect: a message's words alone can point anywhere.
+ */
+export function suspectOf(incident: Incident): { file?: string; commit?: string; upstream?: UpstreamFailure } {
+  const upstream = upstreamFailureOf(incident.firstEvent);
+  if (upstream) return { upstream };
+  const frames = eventTrace(incident.firstEvent).frames;
+  const file = incident.proposal?.file ?? incident.suspectCommits?.[0]?.file ?? incident.candidates?.find((c) => frames.some((f) => isFrameFile(f.file, c)));
   const change = file ? incident.recentChanges?.find((c) => c.files.includes(file)) : undefined;
   return { ...(file ? { file } : {}), ...(change ? { commit: change.sha.slice(0, 7) } : {}) };
+}
+
+function suspectText(suspect: ReturnType<typeof suspectOf>): string {
+  if (suspect.upstream) return `upstream${suspect.upstream.peer ? ` ${code(suspect.upstream.peer, 80)}` : ''} · ${escapeMrkdwn(suspect.upstream.kind)}`;
+  return suspect.file ? `${code(suspect.file, 80)}${suspect.commit ? ` · ${code(suspect.commit, 12)}` : ''}` : '—';
 }
 
 function confidenceOf(incident: Incident): string {
@@ -52,25 +65,16 @@ export function presentRateLine(incident: Incident, stats: IncidentStats | undef
 
 /** Status, events (with the rate's sparkline under them), confidence and suspect as two columns, the way incident tools lay them out. */
 export function presentFields(incident: Incident, stats: IncidentStats | undefined, rateLine?: string): Block {
-  const suspect = suspectOf(incident);
-  const suspectText = suspect.file ? `${code(suspect.file, 80)}${suspect.commit ? ` · ${code(suspect.commit, 12)}` : ''}` : '—';
   return fields([
     `*Status*\n${presentStatusWord(incident)}`,
     `*Events*\n${presentSeen(stats, incident)}${rateLine ? `\n${rateLine}` : ''}`,
     `*Confidence*\n${confidenceOf(incident)}`,
-    `*Suspect*\n${suspectText}`,
+    `*Suspect*\n${suspectText(suspectOf(incident))}`,
   ], 'medic_fields');
 }
 
 export function presentTitle(incident: Incident): Block {
   return section(`*${untrusted(presentIncidentTitle(incident), 200)}*`, 'medic_title');
-}
-
-/** The root cause in at most two lines; the whole text is in View details. */
-export function presentShortRootCause(incident: Incident): Block[] {
-  const rca = incident.rca;
-  if (!rca) return [];
-  return [section(`*Root cause* ${untrusted(rca.rootCause.replace(/\s+/g, ' ').trim(), ROOT_CAUSE_CHARS)}`, 'medic_rca')];
 }
 
 /** When there is nothing to approve, what to do next — one line of the recommendation. */

@@ -1,10 +1,11 @@
 import type { Incident } from '../domain/incident.js';
 import type { IncidentView } from '../use-cases/incident-commands.js';
+import { presentEvidenceLine } from './card-analysis.js';
 import { presentFields } from './card-summary.js';
 import { presentIncidentTitle } from './incident-title.js';
 import { redactSecrets } from '../domain/untrusted/redact.js';
 import { diffPages } from './diff-pages.js';
-import { clipProse, code, context, escapeMrkdwn, plain, section, untrusted, untrustedCode, untrustedDoc } from './mrkdwn.js';
+import { clipProse, code, context, escapeMrkdwn, plain, section, untrusted, untrustedDoc } from './mrkdwn.js';
 
 type Block = Record<string, unknown>;
 
@@ -16,7 +17,7 @@ function evidence(incident: Incident): Block[] {
   const ids = new Set(incident.rca?.evidenceIds ?? []);
   const cited = (incident.logs?.entries ?? []).filter((entry) => ids.has(entry.id));
   if (cited.length === 0) return [];
-  const lines = cited.slice(0, MAX_EVIDENCE_LINES).map((e) => untrustedCode(`${e.time.slice(11, 23)} ${e.level} ${e.service}: ${e.message}`, 220));
+  const lines = cited.slice(0, MAX_EVIDENCE_LINES).map((e) => presentEvidenceLine(e));
   const more = cited.length > MAX_EVIDENCE_LINES ? `\n+${cited.length - MAX_EVIDENCE_LINES} more in ${code(`npm run medic -- show ${incident.id}`)}` : '';
   return [section(`*Evidence* (${cited.length} cited line${cited.length === 1 ? '' : 's'} of this incident)\n\`\`\`${lines.join('\n')}\`\`\`${more}`, 'medic_evidence')];
 }

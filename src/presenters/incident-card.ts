@@ -10,7 +10,8 @@ import { presentRevertScope } from './card-revert.js';
 import { presentActionIntents } from './card-intents.js';
 import { presentOutcome, presentProgress } from './card-progress.js';
 import { presentRoute } from './card-route.js';
-import { presentFields, presentNextStep, presentRateLine, presentShortRootCause, presentTitle } from './card-summary.js';
+import { presentCardRootCause } from './card-analysis.js';
+import { presentFields, presentNextStep, presentRateLine, presentTitle } from './card-summary.js';
 import { presentSameFailure } from './same-failure-line.js';
 import { diffFitsCard, diffStats } from './diff-pages.js';
 import { context, escapeMrkdwn, generated, plain, section, untrusted } from './mrkdwn.js';
@@ -57,7 +58,7 @@ export function presentIncidentCard({ incident, stats, rate, nowMs }: IncidentVi
   const route = presentRoute(incident);
   if (route) line.push(route);
   parts.push({ block: { ...context(line.join(' · ')), block_id: 'medic_context' } });
-  for (const block of presentShortRootCause(incident)) parts.push({ block, dropRank: 2 });
+  for (const block of presentCardRootCause(incident)) parts.push({ block, dropRank: 2 });
   for (const block of presentNextStep(incident)) parts.push({ block, dropRank: 3 });
   if (incident.proposal) for (const block of presentDiffPreview(incident)) parts.push({ block, dropRank: 1 });
   const check = presentProposalCheck(incident);

@@ -1,6 +1,7 @@
 import { SimilarDoc } from '../domain/analysis.js';
 import { capText, type ErrorEvent } from '../domain/event.js';
 import { eventTrace } from '../domain/event-trace.js';
+import { informativeText } from '../domain/informative-text.js';
 import { sanitizeUntrusted } from '../domain/untrusted/prepare.js';
 import type { VectorHit } from '../ports/retrieval.js';
 import type { RetrievalDeps } from './indexed-doc.js';
@@ -28,8 +29,10 @@ function rawSimilarDocsQuery(event: ErrorEvent, template: string): string {
   const inApp = trace.frames.filter((f) => f.inApp);
   const frames = (inApp.length > 0 ? inApp : trace.frames).slice(0, QUERY_FRAMES);
   const frameText = frames.map((f) => [f.file.split('/').pop() ?? f.file, f.fn].filter(Boolean).join(' '));
-  const message = capText(event.message, 1_000);
-  return [event.errorCode, trace.exceptionType, message, template.trim() === message.trim() ? '' : template, ...frameText]
+  // A body inside the message (a 32 KB JSON response) would outweigh the words that say what failed.
+  const message = capText(informativeText(event.message), 1_000);
+  const family = capText(informativeText(template), 1_000);
+  return [event.errorCode, trace.exceptionType, message, family.trim() === message.trim() ? '' : family, ...frameText]
     .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
     .join('\n');
 }

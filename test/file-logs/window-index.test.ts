@@ -32,7 +32,8 @@ describe('file log windows from the index', () => {
     const event = events.find((e) => e.message.startsWith('Payment declined'))!;
     const window = await logs.window({ event, beforeMs: 60_000, afterMs: 60_000, limit: 10 });
     expect(window.map((l) => l.time)).toEqual([at(-20), at(-10), at(0)]);
-    expect(window[2]!.message).toBe('Payment declined\nError: Payment declined\n    at charge (src/payment/charge.ts:42:11)');
+    // The window keeps the line's key=value fields: they are what a reader correlates by.
+    expect(window[2]!.message).toBe('Payment declined txn_id=T-1\nError: Payment declined\n    at charge (src/payment/charge.ts:42:11)');
     expect(window[2]!.sourceId).toBe(event.id.replace(/^file:/, ''));
   });
 

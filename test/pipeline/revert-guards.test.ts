@@ -4,9 +4,11 @@ import { validateFix } from '../../src/analysts/validate-fix.js';
 import { hashFixContent } from '../../src/domain/fix.js';
 import type { PipelineDeps } from '../../src/pipeline/pipeline-deps.js';
 import { fixProposalStep } from '../../src/pipeline/steps/fix-proposal.js';
+import { recentChangesStep } from '../../src/pipeline/steps/recent-changes.js';
+import type { RevertOutcome } from '../../src/retrieval/find-revert.js';
 import type { Analyst, CodeCandidate, DraftFix } from '../../src/ports/analyst.js';
 import { buildRcaAnswer, buildRecommendation } from '../analysts/builders.js';
-import { buildIncident } from '../support/builders.js';
+import { buildEvent, buildIncident } from '../support/builders.js';
 
 const CURRENT = 'export const limit = 1;\n';
 const REVERTED = 'export const limit = 10;\n';
@@ -75,5 +77,36 @@ describe('with a model, the revert is a fallback, never a second option', () => 
     const refused = await fixProposalStep.run(incidentWith('src/orders/limits.ts'), depsWith(candidates, {}, modelWith({ file: 'src/not-a-candidate.ts', after: 'x', explanation: 'Wrong file.' })));
     expect(refused.patch.proposal?.revertOf?.sha).toBe(revertOf('x').sha);
     expect(refused.details?.instead).toContain('not one of the');
+  });
+});
+
+describe('an upstream failure gets no revert of the code that surfaced it', () => {
+  const suspect = { sha: 'c0ffee1234567890c0ffee1234567890c0ffee12', author: 'Dana', date: '2026-11-29T10:00:00Z', subject: 'client: retry on 5xx', file: 'src/payments/payment-client.ts', line: 93, ageDays: 1 };
+  function recentDeps(findRevert: () => Promise<RevertOutcome>): PipelineDeps {
+    return {
+      searchCode: async () => [{ file: 'src/payments/payment-client.ts', score: 60, content: CURRENT }],
+      findRecentChanges: async () => [],
+      findSuspectCommits: async () => [suspect],
+      findRevert,
+      settings: { windowBeforeMs: 0, windowAfterMs: 0, windowLimit: 1, similarDocs: 0, recentChangesDays: 14 },
+      logger: { warn: () => undefined },
+    } as unknown as PipelineDeps;
+  }
+  const revert = async (): Promise<RevertOutcome> => ({ revert: { ...revertOf('src/payments/payment-client.ts'), sha: suspect.sha } });
+
+  it('prepares the revert for a crash in the code, and none for a refused connection logged from it', async () => {
+    const crash = buildIncident({ firstEvent: buildEvent({ message: 'request failed: TypeError: boom', raw: 'request failed: TypeError: boom\n    at toAuthorization (/srv/shop/src/payments/payment-client.ts:52:41)' }) });
+    expect((await recentChangesStep.run(crash, recentDeps(revert))).patch.revert?.sha).toBe(suspect.sha);
+
+    // Python's requests, as it words a refused connection (urllib3's NewConnectionError).
+    const refused = buildIncident({ firstEvent: buildEvent({
+      message: "payment call failed: requests.exceptions.ConnectionError: HTTPConnectionPool(host='psp', port=9000): Max retries exceeded with url: /v2 (Caused by NewConnectionError('Failed to establish a new connection: [Errno 111] Connection refused'))",
+      raw: 'payment call failed\nTraceback (most recent call last):\n  File "/srv/shop/payments/client.py", line 93, in authorize\n    return session.post(url, json=body)\nrequests.exceptions.ConnectionError: Connection refused',
+    }) });
+    const out = await recentChangesStep.run(refused, recentDeps(revert));
+    expect(out.patch.revert).toBeUndefined();
+    expect(out.patch.revertNote).toMatch(/upstream failure/);
+    // Its suspects are still recorded, as what the stack touched.
+    expect(out.patch.suspectCommits).toHaveLength(1);
   });
 });

@@ -212,7 +212,8 @@ export function createFileLogSource(options: FileLogSourceOptions): LogSource {
           return correlated && sameSession;
         },
       });
-      return records.map((record) => ({ ...record, message: record.raw }));
+      // The window shows each line with its clues: the `key=value` or `detail` that says why.
+      return records.map((record) => ({ ...record, message: record.evidence }));
     },
     // Each file's newest bytes (the per-poll read budget): a deploy marker is recent by nature.
     async findLine(service, pattern, sinceIso): Promise<LogLineHit | undefined> {

@@ -1,4 +1,5 @@
 import { capText, type RawLogLine, type Severity } from '../../domain/event.js';
+import { clueFields, withClues } from '../../domain/log-clues.js';
 import { flatFields, levelOf, MESSAGE_FIELDS, pickField, recordText, SERVICE_FIELDS, stackOf, TIME_FIELDS } from '../../domain/log-record-fields.js';
 
 /** A log record read from a file, before it is judged an error or not. */
@@ -6,6 +7,12 @@ export interface FileLogRecord extends RawLogLine {
   raw: string;
   errorCode?: string;
   fields: Record<string, string>;
+  /**
+   * The record as evidence and log windows show it: `raw` with the clues kept — a plain line's
+   * whole text after its header (its `key=value` fields included), a JSON record's clue fields
+   * (`detail`, `cause`, `err.message`…) on its first line.
+   */
+  evidence: string;
 }
 
 const MAX_RAW = 32_768;
@@ -81,13 +88,15 @@ export function parseJsonRecord(line: string, sourceId: string, correlationField
   const message = pickField(record, MESSAGE_FIELDS);
   if (!time || message === undefined) return undefined;
   const fields = flatFields(record);
+  const raw = capText(recordText(message, stackOf(record)), MAX_RAW);
   return {
     sourceId,
     time,
     level: levelOf(record) ?? 'INFO',
     service: (pickField(record, SERVICE_FIELDS) ?? fallbackService).slice(0, 128),
     message: capText(message, 16_384),
-    raw: capText(recordText(message, stackOf(record)), MAX_RAW),
+    raw,
+    evidence: capText(withClues(raw, clueFields(fields, raw)), MAX_RAW),
     errorCode: pickField(record, ['errorCode', 'error_code', 'code'])?.slice(0, 128),
     correlationIds: correlationOf(fields, correlationFields),
     sessionId: pickField(record, SESSION_KEYS)?.slice(0, 256),
@@ -114,6 +123,7 @@ export function parsePlainRecord(text: string, sourceId: string, correlationFiel
     service: m[3] ?? 'unknown',
     message: capText(message, 16_384),
     raw: capText(newline === -1 ? message : `${message}${text.slice(newline)}`, MAX_RAW),
+    evidence: capText(newline === -1 ? body : `${body}${text.slice(newline)}`, MAX_RAW),
     errorCode: fields.errorCode ?? fields.code,
     correlationIds: correlationOf(fields, correlationFields),
     sessionId: fields.sessionId ?? fields.session_id,

@@ -1,4 +1,5 @@
 import type { ErrorEvent, LogEntry, RawLogLine } from '../../domain/event.js';
+import { evidenceText } from '../../domain/log-clues.js';
 import { selectsAsLiteral } from '../../gateway/arguments/identifiers.js';
 import type { Step } from '../step.js';
 
@@ -39,7 +40,7 @@ export const logWindowStep: Step = {
     const merged: RawLogLine[] = [];
     for (const line of [
       ...lines,
-      ...recorded.map((e) => ({ sourceId: e.id.replace(/^file:/, ''), time: e.time, level: e.severity.toUpperCase(), service: e.service, message: e.raw, correlationIds: e.correlationIds })),
+      ...recorded.map((e) => ({ sourceId: e.id.replace(/^file:/, ''), time: e.time, level: e.severity.toUpperCase(), service: e.service, message: evidenceText(e), correlationIds: e.correlationIds })),
     ]) {
       const key = line.sourceId || `${line.time}|${line.message}`;
       if (seen.has(key)) continue;

@@ -1,5 +1,6 @@
 import type { SuspectCommit } from '../../domain/analysis.js';
 import type { Incident } from '../../domain/incident.js';
+import { upstreamFailureOf } from '../../domain/upstream-failure.js';
 import type { PipelineDeps } from '../pipeline-deps.js';
 import type { Step } from '../step.js';
 
@@ -18,7 +19,8 @@ export const recentChangesStep: Step = {
       const [found, suspects] = await Promise.all([searchAndLog(incident, deps).catch((error: unknown) => ({ error })), findSuspects(incident, deps)]);
       if ('error' in found) throw found.error;
       const { candidates, changes } = found;
-      const revert = await prepareRevert(incident, suspects, deps);
+      // An upstream's failure surfaced in the client code: reverting that code is no fix for it.
+      const revert = upstreamFailureOf(incident.firstEvent) ? { note: 'No revert proposed: the error is an upstream failure, not a change to this code.' } : await prepareRevert(incident, suspects, deps);
       return {
         patch: { candidates, recentChanges: changes, suspectCommits: suspects, revert: revert.revert, revertNote: revert.note },
         details: { candidates: candidates.length, commits: changes.length, suspects: suspects.length, revert: revert.revert?.sha.slice(0, 12) ?? null },
