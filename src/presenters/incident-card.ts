@@ -63,7 +63,6 @@ export function presentIncidentCard({ incident, stats, rate, nowMs }: IncidentVi
   if (incident.proposal) for (const block of presentDiffPreview(incident)) parts.push({ block, dropRank: 1 });
   const check = presentProposalCheck(incident);
   if (check) parts.push({ block: check });
-  for (const block of [...presentRevertScope(incident), ...presentDocFix(incident)]) parts.push({ block, dropRank: 2 });
   if (outcome) parts.push({ block: section(outcome, 'medic_outcome') });
   if (interactive) {
     const proposal = incident.proposal;
@@ -77,6 +76,9 @@ export function presentIncidentCard({ incident, stats, rate, nowMs }: IncidentVi
       parts.push({ block: { type: 'actions', block_id: 'medic_more', elements: [detailsButton(incident.id), ...feedback] } });
     }
   }
+  // What a revert undoes and the documented fix sit right under the decision, so Approve stays in
+  // the card's first screen beside the diff it approves.
+  for (const block of [...presentRevertScope(incident), ...presentDocFix(incident)]) parts.push({ block, dropRank: 2 });
   parts.push(...presentActionIntents(incident, interactive));
   if (interactive && incident.rca && incident.state === 'awaiting_approval') parts.push({ block: presentFeedbackButtons(incident.id, ['rca']), dropRank: 4 });
   // The fallback text is for notifications and screen readers: no markup there, entities escaped.
