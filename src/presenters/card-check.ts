@@ -48,7 +48,8 @@ export function presentProposalCheck(incident: Incident): Block | undefined {
   if (!check || check.status === 'not-checked') {
     return { ...context(`Check – not checked${check?.reason ? `: ${escapeText(check.reason)}` : ''}`), block_id: 'medic_check' };
   }
-  if (check.status === 'passed') return { ...context(`Check ✓${command}${seconds(check.durationMs)}${isolation}`), block_id: 'medic_check' };
+  // A passed check is one line: its command's tail (the part that names the tool), whole in View details.
+  if (check.status === 'passed') return { ...context(`Check ✓ ${code(tail(redactSecrets(check.command ?? ''), 48), 60)}${seconds(check.durationMs)}${isolation}`), block_id: 'medic_check' };
   const what = check.status === 'timed-out'
     ? ` timed out${check.reason ? ` (${escapeText(check.reason)})` : ''}`
     : check.status === 'not-run'
@@ -59,4 +60,12 @@ export function presentProposalCheck(incident: Incident): Block | undefined {
   // A timeout names its limit already; a run that could not start has no duration.
   const took = check.status === 'failed' && check.durationMs !== undefined ? ` ·${seconds(check.durationMs)}` : '';
   return section(`*Check ✗*${command}${what}${took}${isolation} — not offered for approval${output}`, 'medic_check');
+}
+
+/** The last `max` characters of a command, on a word, marked as cut: `…tsc --noEmit -p tsconfig.json`. */
+function tail(command: string, max: number): string {
+  if (command.length <= max) return command;
+  const cut = command.slice(-max);
+  const space = cut.indexOf(' ');
+  return `…${space > 0 && space < max / 2 ? cut.slice(space + 1) : cut}`;
 }

@@ -3,8 +3,10 @@
  * starts it with nothing configured (offline analyzer, the sample logs and the sample service's
  * dated history), so every proposal on the page is the LLM-free revert of the sample commit that
  * introduced a bug. At least two cards show Approve within their first 700 px, View details opens,
- * and Alice's approval pushes a `fix/…` branch whose one commit is exactly `git revert` of that
- * commit's change to the file. Screenshots of the channel, a card, the details modal and the thread
+ * and Alice's approval pushes a `fix/…` branch whose one commit undoes only lines that sample
+ * commit changed (its hunks at the failing lines). The `authorizationId` failure that two log files report is one card,
+ * and the gateway's burst of 502s shows its values, never a `<*>`, naming the refused upstream
+ * rather than a client file. Screenshots of the channel, a card, the details modal and the thread
  * go to a folder this test prints (MEDIC_SCREENSHOT_DIR, default .medic/screenshots/default-run).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -68,6 +70,7 @@ afterAll(async () => {
 
 const cards = () => page.locator('#messages > .message');
 const cardsWithApprove = () => cards().filter({ has: page.getByRole('button', { name: 'Approve' }) });
+const analysed = (title: RegExp) => cards().filter({ hasText: title }).filter({ hasText: /Root cause/ });
 const remote = () => join(world.env.MEDIC_DATA_DIR!, 'remotes/sample-service.git');
 
 /** Until the page has shown the same messages for two seconds: no card is mid-update when measured. */
@@ -117,6 +120,31 @@ describe('the default run in the browser', () => {
     for (const depth of depths) expect(depth).toBeLessThanOrEqual(FIRST_SCREEN_PX);
     await page.screenshot({ path: join(SHOTS, 'channel.png'), fullPage: true });
     await shoot(proposing.first(), 'card.png');
+  }, 60_000);
+
+  it('shows the authorizationId failure from two log files as one card', async () => {
+    const failure = /reading 'authorizationId'/;
+    // The shop channel's five sample incidents (loyalty's sixth has a channel of its own): count once all are analysed.
+    await world.waitFor(async () => (await analysed(/./).count()) >= 5, 'five analysed cards', 60_000);
+    const matching = cards().filter({ has: page.locator('.block.section', { hasText: failure }) });
+    expect(await matching.count()).toBe(1);
+    const card = matching.first();
+    await expect(card.textContent()).resolves.toMatch(/Events\s*8 ·/);
+    await card.scrollIntoViewIfNeeded();
+    await shoot(card, 'authorization-card.png');
+  }, 90_000);
+
+  it('titles the 502 burst with its values, no placeholder, and names the refused upstream as the suspect', async () => {
+    const card = analysed(/upstream error: 502 Bad Gateway/).first();
+    await card.waitFor({ timeout: 30_000 });
+    const text = (await card.textContent()) ?? '';
+    expect(text).not.toContain('<*>');
+    await expect(card.locator('.block.section').first().textContent()).resolves.toContain('upstream error: 502 Bad Gateway');
+    expect(text).toMatch(/Suspect\s*upstream 10\.2\.0\.14:8080 · connection refused/);
+    expect(text).toContain('Upstream failure: connection refused by 10.2.0.14:8080');
+    expect(text).not.toMatch(/payment-client\.ts/);
+    await card.scrollIntoViewIfNeeded();
+    await shoot(card, 'upstream-502-card.png');
   }, 60_000);
 
   it('opens View details with the analysis and the revert diff, and closes it', async () => {

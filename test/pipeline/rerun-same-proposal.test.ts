@@ -34,12 +34,13 @@ const rerunAfter = (previous: { contentHash: string; verdict?: 'approved' | 'rej
 describe('a re-run that proposes the same change again', () => {
   const same = hashFixContent(FILE, REVERTED);
 
-  it('says so plainly instead of offering a rejected or approved change as new', async () => {
+  it('says so plainly on the proposal instead of offering a rejected or approved change as new', async () => {
     for (const verdict of ['rejected', 'approved'] as const) {
       const out = await fixProposalStep.run(rerunAfter({ contentHash: same, verdict }), deps());
-      expect(out.patch.proposal).toBeUndefined();
-      expect(out.patch.proposalNote).toMatch(/^The re-run proposed the same change as before \(src\/orders\/limits\.ts, [0-9a-f]{12}\) and it was (rejected|approved already): nothing new to approve\.$/);
-      expect(out.details).toMatchObject({ proposed: false, sameAsBefore: true });
+      // The person who asked for the re-run decides again, told it is the change already decided.
+      expect(out.patch.proposal?.contentHash).toBe(same);
+      expect(out.patch.proposal?.explanation).toMatch(new RegExp(`^Same change as before \\([0-9a-f]{12}\\), which was ${verdict === 'rejected' ? 'rejected' : 'approved already'}: the re-run found nothing new\\. `));
+      expect(out.details).toMatchObject({ proposed: true, sameAsBefore: true, previousVerdict: verdict });
     }
   });
 

@@ -43,17 +43,16 @@ export const fixProposalStep: Step = {
 };
 
 /**
- * The proposal, unless a re-run (`/medic fix`) arrived at exactly the change it replaces: one
- * already rejected or approved is not offered again as if new; one still undecided stays the one
- * to decide, marked as the same.
+ * The proposal, saying so plainly when a re-run (`/medic fix`) arrived at exactly the change it
+ * replaces: the person who asked for the re-run decides again, told that this is the change
+ * they (or another approver) already decided, never shown it as if it were new.
  */
 function offer(incident: Incident, proposal: FixProposal, base: Partial<Incident>, details: Record<string, unknown>): StepOutput {
   const previous = incident.review?.previousProposal;
   if (previous?.contentHash !== proposal.contentHash) return { patch: { ...base, proposal, proposalNote: undefined }, details };
-  if (!previous.verdict) return { patch: { ...base, proposal, proposalNote: undefined }, details: { ...details, sameAsBefore: true } };
-  const was = previous.verdict === 'rejected' ? 'it was rejected' : 'it was approved already';
-  const proposalNote = `The re-run proposed the same change as before (${proposal.file}, ${proposal.contentHash.slice(0, 12)}) and ${was}: nothing new to approve.`;
-  return { patch: { ...base, proposal: undefined, proposalNote }, details: { proposed: false, sameAsBefore: true, note: proposalNote } };
+  const was = previous.verdict === 'rejected' ? ', which was rejected' : previous.verdict === 'approved' ? ', which was approved already' : '';
+  const same = `Same change as before (${proposal.contentHash.slice(0, 12)})${was}: the re-run found nothing new.`;
+  return { patch: { ...base, proposal: { ...proposal, explanation: `${same} ${proposal.explanation}` }, proposalNote: undefined }, details: { ...details, sameAsBefore: true, ...(previous.verdict ? { previousVerdict: previous.verdict } : {}) } };
 }
 
 /** The prepared revert as a proposal (validated like any fix), a refusal reason, or nothing to offer. */
