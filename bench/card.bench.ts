@@ -21,6 +21,8 @@ import { median, type BenchReport } from './report.js';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const RENDERS = 3;
+/** MEDIC_BENCH_CARD_SHOTS=<dir> also saves a screenshot of every card (first render), to look at. */
+const SHOTS = process.env.MEDIC_BENCH_CARD_SHOTS;
 
 interface CardSize { set: string; ts: string; channel: string; title: string; blocks: number; chars: number; heightPx: number }
 
@@ -61,6 +63,7 @@ async function measureSet(set: string, llm: 'offline' | 'scripted', logs: { dir?
               return (element as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height - (thread?.getBoundingClientRect().height ?? 0);
             });
             heights.set(card.ts, [...(heights.get(card.ts) ?? []), height]);
+            if (SHOTS && i === 0) await node.screenshot({ path: join(SHOTS, `${set.split(',')[0]!.replace(/\W+/g, '-')}-${card.ts}.png`) });
           }
         }
       }

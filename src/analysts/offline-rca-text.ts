@@ -7,6 +7,7 @@
 import type { RecentChange, SimilarDoc, SuspectCommit } from '../domain/analysis.js';
 import type { ErrorEvent, LogEntry } from '../domain/event.js';
 import { eventTrace } from '../domain/event-trace.js';
+import { changedByClause } from '../domain/changed-by-clause.js';
 import { isFrameFile } from '../domain/frame-file.js';
 import type { StackFrame } from '../domain/stack-trace.js';
 import { informativeText } from '../domain/informative-text.js';
@@ -160,7 +161,7 @@ export function offlineRootCause(input: { event: ErrorEvent; family?: SimilarDoc
   const where = at ? ` thrown in ${at}` : ` in ${clip(event.service, 80)}`;
   // The blamed commit of the failing line says more than the newest commit to its file.
   const change = input.suspects?.[0] ?? (frame ? input.changes.find((c) => c.files.some((file) => isFrameFile(frame.file, file))) : undefined);
-  const changed = change ? `, code last changed by ${change.sha.slice(0, 8)} "${clip(change.subject, 120)}" (${clip(change.author, 60)}, ${change.date.slice(0, 10)})` : '';
+  const changed = change ? changedByClause(change, clip) : '';
   if (family) return `${cause ? `${cause}. ` : ''}${what}${where}${changed}. ${documented}`;
   return `Undetermined cause, no documented family matches: ${what}${where}${changed}.`;
 }

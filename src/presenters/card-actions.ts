@@ -72,9 +72,10 @@ export function detailsButton(incidentId: string): Record<string, unknown> {
 /**
  * Approve, Reject and View details in one row near the top of the card. The confirm dialog says
  * where the whole diff was shown: on the card, or in the thread when it is too long for a card.
- * A proposal whose check failed (`approvable: false`) gets Reject and View details only.
+ * A proposal whose check failed (`approvable: false`) gets Reject and View details only. `more`
+ * (the feedback buttons) follows in the same row.
  */
-export function presentDecisionButtons(value: DecisionValue, fix: { file: string; lines: number; wholeOnCard: boolean; approvable?: boolean }): Record<string, unknown> {
+export function presentDecisionButtons(value: DecisionValue, fix: { file: string; lines: number; wholeOnCard: boolean; approvable?: boolean }, more: readonly Record<string, unknown>[] = []): Record<string, unknown> {
   const where = fix.wholeOnCard ? 'shown on the card' : "posted whole in this card's thread";
   const confirm = {
     title: { type: 'plain_text', text: 'Approve this fix?' },
@@ -90,11 +91,12 @@ export function presentDecisionButtons(value: DecisionValue, fix: { file: string
       ...(fix.approvable === false ? [] : [button(ActionId.Approve, 'Approve', value, { style: 'primary', confirm })]),
       button(ActionId.Reject, 'Reject', value, { style: 'danger' }),
       detailsButton(value.incidentId),
+      ...more,
     ],
   };
 }
 
-/** 👍 / 👎 on the root cause, and on the fix once there is one, in one row at the foot of the card. */
+/** 👍 / 👎 on the root cause, and on the fix once there is one: a row of their own, or their elements beside other buttons. */
 export function presentFeedbackButtons(incidentId: string, targets: readonly ('rca' | 'fix')[]): Record<string, unknown> {
   return {
     type: 'actions',

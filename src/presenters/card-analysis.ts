@@ -1,14 +1,16 @@
 import type { LogEntry } from '../domain/event.js';
 import type { Incident } from '../domain/incident.js';
+import { withoutChangedBy } from '../domain/changed-by-clause.js';
 import { isUndetermined } from '../domain/undetermined-cause.js';
+import { presentRevertScope } from './card-revert.js';
 import { section, untrusted, untrustedCode, untrustedDoc } from './mrkdwn.js';
 
 type Block = Record<string, unknown>;
 
 const MAX_EVIDENCE_LINES = 8;
 const MAX_DOCS = 3;
-/** At 900 px a card line holds about 110 characters: three lines of root cause, no more. */
-const CARD_ROOT_CAUSE_CHARS = 330;
+/** At 900 px a card line holds 100 to 110 characters, wrapped on words: three lines of root cause, no more. */
+const CARD_ROOT_CAUSE_CHARS = 300;
 /** An evidence line's first line holds its clues (`decision=declined`, `detail="…"`): room for them. */
 const EVIDENCE_LINE_CHARS = 320;
 
@@ -30,13 +32,16 @@ export function proposalBasis(incident: Incident): string | undefined {
 /**
  * The card's root cause in at most three lines, the analysis's own order kept (a documented cause
  * leads, then where it was thrown); under an undetermined cause with a proposal, what the proposal
- * is based on comes first. The whole text is in View details.
+ * is based on comes first; the commit a revert undoes is named by the revert's line, not again
+ * here. The whole text is in View details.
  */
 export function presentCardRootCause(incident: Incident): Block[] {
   const rca = incident.rca;
   if (!rca) return [];
   const basis = proposalBasis(incident);
-  const text = rca.rootCause.replace(/\s+/g, ' ').trim();
+  // A revert's line names its commit (sha, subject, author, age): the root cause does not repeat it.
+  const reverted = presentRevertScope(incident) ? incident.proposal?.revertOf?.sha : undefined;
+  const text = (reverted ? withoutChangedBy(rca.rootCause, reverted) : rca.rootCause).replace(/\s+/g, ' ').trim();
   // The basis already says "Undetermined cause": the text goes on from what it knows.
   const rest = basis ? text.replace(/^undetermined(?: cause)?[\s,:;.—-]*/i, '') : text;
   const cause = untrusted(rest.charAt(0).toUpperCase() + rest.slice(1), CARD_ROOT_CAUSE_CHARS);

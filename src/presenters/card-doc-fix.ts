@@ -25,7 +25,9 @@ export function presentDocFix(incident: Incident): Block[] {
   const cut = text.length > MAX_FIX_CHARS || text.length < fix.excerpt.trim().length;
   const shown = text.length > MAX_FIX_CHARS ? text.slice(0, text.lastIndexOf('\n', MAX_FIX_CHARS) > 0 ? text.lastIndexOf('\n', MAX_FIX_CHARS) : MAX_FIX_CHARS) : text;
   const where = cut ? `\n_The whole section is in ${untrusted(fix.source, 200)}._` : '';
-  return [section(`📘 *Documented fix* · ${untrusted(fix.title, 150)}\n${showDoc(shown)}${where}`, 'medic_doc_fix')];
+  // "Payments: … — Fix" is shown as "Payments: …": the block's own heading already says which section.
+  const title = fix.title.replace(/\s+—\s+[^—]*$/, (heading) => (FIX_HEADING.test(heading.replace(/^\s+—\s+/, '')) ? '' : heading));
+  return [section(`📘 *Documented fix* · ${untrusted(title, 150)}: ${showDoc(joinSoftBreaks(shown))}${where}`, 'medic_doc_fix')];
 }
 
 /** The fix section of the nearest document, when the nearest document is the family's. */
@@ -38,6 +40,28 @@ export function documentedFix(docs: readonly SimilarDoc[]): SimilarDoc | undefin
 function isFixSection(doc: SimilarDoc): boolean {
   const heading = doc.title.split(' — ').at(-1) ?? '';
   return FIX_HEADING.test(heading.trim()) || FIX_LINE.test(doc.excerpt);
+}
+
+/** A line Markdown starts a block with: a list item, heading, quote, table row, or indented code. */
+const BLOCK_START = /^(?:\s*(?:[-*+]|\d+[.)])\s|\s*#{1,6}\s|\s*>|\s*\||\t| {4})/;
+
+/**
+ * Markdown's soft line breaks as spaces, as any Markdown reader shows them: a paragraph wrapped
+ * at 80 columns in the document reads as one paragraph, not as lines cut mid-sentence. Code
+ * fences, blank lines, list items, headings, quotes and tables keep their lines.
+ */
+export function joinSoftBreaks(text: string): string {
+  const out: string[] = [];
+  let fenced = false;
+  let joinable = false;
+  for (const line of text.split('\n')) {
+    const fence = /^\s*```/.test(line);
+    if (!fenced && !fence && joinable && line.trim() !== '' && !BLOCK_START.test(line)) out[out.length - 1] += ` ${line.trim()}`;
+    else out.push(line);
+    if (fence) fenced = !fenced;
+    joinable = !fenced && !fence && line.trim() !== '' && !/^\s*(?:#{1,6}\s|\|)/.test(line);
+  }
+  return out.join('\n');
 }
 
 /** Markdown as mrkdwn: entities escaped and mentions defused; a fence left open is closed. */

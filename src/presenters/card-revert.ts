@@ -1,23 +1,21 @@
 import { lineWords } from '../domain/fix.js';
 import type { Incident } from '../domain/incident.js';
-import { code, context, untrusted } from './mrkdwn.js';
-
-type Block = Record<string, unknown>;
+import { code, untrusted } from './mrkdwn.js';
 
 /**
- * What a revert proposal undoes, in one line under its diff: the commit (sha, subject, author,
- * age), the lines of the file it undoes, and what else that commit changed which the revert keeps
- * — its other hunks in the file and its other files. Commit text is untrusted, like logs.
+ * What a revert proposal undoes, said as the proposal's explanation: the lines of its file it
+ * undoes, the commit (sha, subject, author, age), and what else that commit changed which the
+ * revert keeps — its other hunks in the file and its other files. Undefined when the proposal is
+ * no revert of the blamed commit. Commit text is untrusted, like logs.
  */
-export function presentRevertScope(incident: Incident): Block[] {
+export function presentRevertScope(incident: Incident): string | undefined {
   const revert = incident.revert;
   const of = incident.proposal?.revertOf;
-  if (!revert || !of || of.sha !== revert.sha || incident.proposal?.file !== revert.file) return [];
+  if (!revert || !of || of.sha !== revert.sha || incident.proposal?.file !== revert.file) return undefined;
   const lines = revert.lines?.length ? `${revert.lines.map(lineWords).join(', ')} of ` : '';
   const kept = [
     revert.keptHunks?.length ? `its other change${revert.keptHunks.length === 1 ? '' : 's'} to this file (${revert.keptHunks.slice(0, 3).map(lineWords).join(', ')}${revert.keptHunks.length > 3 ? ', …' : ''})` : '',
     revert.otherFiles?.length ? `its changes to ${revert.otherFiles.slice(0, 3).map((f) => code(f, 120)).join(', ')}${revert.otherFiles.length > 3 ? ` and ${revert.otherFiles.length - 3} more file(s)` : ''}` : '',
   ].filter(Boolean);
-  const text = `↩️ Undoes \`${revert.sha.slice(0, 12)}\` “${untrusted(revert.subject.split('\n', 1)[0] ?? '', 120)}” by ${untrusted(revert.author, 80)}, ${revert.ageDays} day(s) before the first error — ${lines}${code(revert.file, 160)}.${kept.length ? ` Keeps ${kept.join(' and ')}.` : ''}`;
-  return [{ ...context(text), block_id: 'medic_revert_scope' }];
+  return `↩️ Reverts ${lines}\`${revert.sha.slice(0, 12)}\` “${untrusted(revert.subject.split('\n', 1)[0] ?? '', 120)}” (${untrusted(revert.author, 80)}, ${revert.ageDays} day(s) before the first error)${kept.length ? `; keeps ${kept.join(' and ')}` : ''}.`;
 }

@@ -5,7 +5,7 @@ import { presentStatusWord } from './status-words.js';
 import { eventTrace } from '../domain/event-trace.js';
 import { isFrameFile } from '../domain/frame-file.js';
 import { upstreamFailureOf, type UpstreamFailure } from '../domain/upstream-failure.js';
-import { code, escapeMrkdwn, fields, section, untrusted } from './mrkdwn.js';
+import { code, escapeMrkdwn, fields, plain, section, untrusted } from './mrkdwn.js';
 import { presentIncidentTitle } from './incident-title.js';
 
 type Block = Record<string, unknown>;
@@ -33,7 +33,9 @@ export function suspectOf(incident: Incident): { file?: string; commit?: string;
   if (upstream) return { upstream };
   const frames = eventTrace(incident.firstEvent).frames;
   const file = incident.proposal?.file ?? incident.suspectCommits?.[0]?.file ?? incident.candidates?.find((c) => frames.some((f) => isFrameFile(f.file, c)));
-  const change = file ? incident.recentChanges?.find((c) => c.files.includes(file)) : undefined;
+  // Blame's commit of the failing line, when it is in this file; else the newest commit to the file.
+  const blamed = file ? incident.suspectCommits?.find((c) => c.file === file) : undefined;
+  const change = blamed ?? (file ? incident.recentChanges?.find((c) => c.files.includes(file)) : undefined);
   return { ...(file ? { file } : {}), ...(change ? { commit: change.sha.slice(0, 7) } : {}) };
 }
 
@@ -63,18 +65,27 @@ export function presentRateLine(incident: Incident, stats: IncidentStats | undef
   return presentSparkline(rate, end, Number.isFinite(first) ? first : undefined);
 }
 
-/** Status, events (with the rate's sparkline under them), confidence and suspect as two columns, the way incident tools lay them out. */
+/** Status, events (with the rate's sparkline under them, or a quiet span in words after them), confidence and suspect as two columns, the way incident tools lay them out. */
 export function presentFields(incident: Incident, stats: IncidentStats | undefined, rateLine?: string): Block {
   return fields([
     `*Status*\n${presentStatusWord(incident)}`,
-    `*Events*\n${presentSeen(stats, incident)}${rateLine ? `\n${rateLine}` : ''}`,
+    // A picture of the rate goes under the count; words alone ("none in 26 h") follow it.
+    `*Events*\n${presentSeen(stats, incident)}${rateLine ? `${/[▁▂▃▄▅▆▇█]/.test(rateLine) ? '\n' : ' · '}${rateLine}` : ''}`,
     `*Confidence*\n${confidenceOf(incident)}`,
     `*Suspect*\n${suspectText(suspectOf(incident))}`,
   ], 'medic_fields');
 }
 
-export function presentTitle(incident: Incident): Block {
-  return section(`*${untrusted(presentIncidentTitle(incident), 200)}*`, 'medic_title');
+/** Between the header's severity and service and the incident's title: surfaces reading a card split there. */
+export const TITLE_SEPARATOR = ' — ';
+
+/**
+ * The card's header: severity and service, then the title, in Slack's header block — one line on
+ * most cards, wrapped on a word when the title is long, cut at the header's 150 characters. Plain
+ * text: nothing in a title can format, link or mention.
+ */
+export function presentTitle(incident: Incident, lead: string): Block {
+  return { type: 'header', block_id: 'medic_title', text: { type: 'plain_text', text: plain(`${lead}${TITLE_SEPARATOR}${presentIncidentTitle(incident)}`, 150), emoji: true } };
 }
 
 /** When there is nothing to approve, what to do next — one line of the recommendation. */

@@ -6,7 +6,6 @@ import { presentDocFix } from './card-doc-fix.js';
 import { presentDiffPreview } from './card-fix.js';
 import { presentProposalCheck } from './card-check.js';
 import { checkBlocksApproval } from '../domain/proposal-check.js';
-import { presentRevertScope } from './card-revert.js';
 import { presentActionIntents } from './card-intents.js';
 import { presentOutcome, presentProgress } from './card-progress.js';
 import { presentRoute } from './card-route.js';
@@ -29,7 +28,7 @@ export interface CardOptions {
 type Part = { block: Record<string, unknown>; dropRank?: number };
 
 /**
- * The incident card, read at a glance: a header with severity and service, the title, a two-column
+ * The incident card, read at a glance: a header with severity, service and title, a two-column
  * summary (status, events, confidence, suspect), the root cause in two lines, the fix and its diff,
  * and Approve / Reject / View details right under it. Evidence, similar docs, contributing factors,
  * recent changes and the recommendation live in View details; a diff too long for the card is
@@ -41,9 +40,10 @@ export function presentIncidentCard({ incident, stats, rate, nowMs }: IncidentVi
   const icon = SEVERITY_ICON[incident.severity] ?? '⚠️';
   const running = ['new', 'analyzing', 'approved', 'fixing'].includes(incident.state);
   const outcome = presentOutcome(incident);
+  // The service is the catalog's when it knows it; the log's own name for it is said as such (the route line).
+  const service = incident.route?.known ? incident.route.service : incident.service;
   const parts: Part[] = [
-    { block: { type: 'header', text: { type: 'plain_text', text: plain(`${icon} ${incident.severity.toUpperCase()} · ${incident.service}`, 150), emoji: true } } },
-    { block: presentTitle(incident) },
+    { block: presentTitle(incident, `${icon} ${incident.severity.toUpperCase()} · ${service}`) },
     { block: presentFields(incident, stats, presentRateLine(incident, stats, rate, nowMs)) },
   ];
   const line = [`Incident \`${generated(incident.id, 100)}\``];
@@ -69,20 +69,21 @@ export function presentIncidentCard({ incident, stats, rate, nowMs }: IncidentVi
     if (proposal && incident.state === 'awaiting_approval') {
       const value = { incidentId: incident.id, proposalHash: proposal.contentHash };
       const approvable = checkBlocksApproval(proposal, incident.proposalCheck) === undefined;
-      parts.push({ block: presentDecisionButtons(value, { file: proposal.file, lines: diffStats(proposal).lines, wholeOnCard: diffFitsCard(proposal), approvable }) });
+      // 👍/👎 on the root cause share the decision's row: one row of buttons under the diff.
+      const feedback = incident.rca ? (presentFeedbackButtons(incident.id, ['rca']).elements as Record<string, unknown>[]) : [];
+      parts.push({ block: presentDecisionButtons(value, { file: proposal.file, lines: diffStats(proposal).lines, wholeOnCard: diffFitsCard(proposal), approvable }, feedback) });
     } else if (!running || incident.rca) {
       // One row: View details and the 👍/👎 feedback (their values name the incident and target only).
       const feedback = incident.rca && !running ? (presentFeedbackButtons(incident.id, incident.fix ? ['rca', 'fix'] : ['rca']).elements as unknown[]) : [];
       parts.push({ block: { type: 'actions', block_id: 'medic_more', elements: [detailsButton(incident.id), ...feedback] } });
     }
   }
-  // What a revert undoes and the documented fix sit right under the decision, so Approve stays in
-  // the card's first screen beside the diff it approves.
-  for (const block of [...presentRevertScope(incident), ...presentDocFix(incident)]) parts.push({ block, dropRank: 2 });
+  // The documented fix sits right under the decision, so Approve stays in the card's first screen
+  // beside the diff it approves.
+  for (const block of presentDocFix(incident)) parts.push({ block, dropRank: 2 });
   parts.push(...presentActionIntents(incident, interactive));
-  if (interactive && incident.rca && incident.state === 'awaiting_approval') parts.push({ block: presentFeedbackButtons(incident.id, ['rca']), dropRank: 4 });
   // The fallback text is for notifications and screen readers: no markup there, entities escaped.
   // The record version rides along so the chat adapter never replaces a newer card with this one.
-  return { text: plain(`Medic ${incident.severity} incident in ${incident.service}: ${presentIncidentTitle(incident)}`, 300), blocks: fitToLimits(parts), version: incident.version };
+  return { text: plain(`Medic ${incident.severity} incident in ${service}: ${presentIncidentTitle(incident)}`, 300), blocks: fitToLimits(parts), version: incident.version };
 }
 

@@ -52,7 +52,7 @@ export function sparklineSeries(rate: EventRate, nowMs: number, firstMs?: number
 
 /**
  * "▁▂▇█▅▁ peak 120/min · 6 h": the card's one-line picture of the event rate. A family
- * quiet over the whole span shows a flat line saying so. Undefined when no minute was counted
+ * quiet over the whole span says so, "none in 26 h", with no line. Undefined when no minute was counted
  * at all (an incident older than the rate counter), so the card shows nothing rather than a
  * line claiming silence.
  */
@@ -60,7 +60,8 @@ export function presentSparkline(rate: EventRate | undefined, nowMs: number, fir
   if (!rate || Object.keys(rate).length === 0) return undefined;
   const series = sparklineSeries(rate, nowMs, firstMs);
   const span = presentSpan(series.endMs - series.startMs);
-  if (series.peakPerMinute === 0) return `${series.line} none in ${span}`;
+  // A flat line pictures nothing: a quiet span is said in words, short enough to follow the count.
+  if (series.peakPerMinute === 0) return `none in ${span}`;
   return `${series.line} peak ${series.peakPerMinute}/min · ${span}`;
 }
 

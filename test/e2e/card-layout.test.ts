@@ -97,7 +97,7 @@ describe('the card at a glance', () => {
   it('lets Alice approve: the branch reaches the local remote and the thread says so', async () => {
     await actAs(/Alice \(approver\)/);
     const card = cardsWithApprove().first();
-    const title = (await card.locator('.block.section').first().textContent()) ?? '';
+    const title = (await card.locator('.block.header').first().textContent()) ?? '';
     await card.getByRole('button', { name: 'Approve' }).click();
     const confirm = page.locator('#confirm-dialog');
     await expect(confirm.textContent()).resolves.toMatch(/exactly the \d+-line diff shown on the card/);

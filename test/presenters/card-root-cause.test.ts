@@ -63,6 +63,20 @@ describe('the card root cause', () => {
     expect(text.endsWith('…')).toBe(true);
     expect(text.length).toBeLessThan(420);
   });
+
+  it("leaves out the commit a revert's line names, and keeps it when the proposal reverts nothing or another commit", () => {
+    const rootCause = 'Discounts are divided by a count that can be zero. RangeError "Invalid discount per item: Infinity" thrown in spreadDiscount (/srv/shop/src/checkout/discounts.ts:44), code last changed by 1ab9c1b5 "checkout: stop giving gift cards a share (of order discounts)" (Chen Li, 2026-11-28). Cause as documented for "Checkout: discount spread over zero items" (similarity 0.61).';
+    const base = revertUnderUndetermined();
+    const revert = { sha: SHA, subject: 'checkout: stop giving gift cards a share', author: 'Chen Li', date: '2026-11-28T05:36:00.000Z', file: 'src/points/earn.ts', after: 'b\n', ageDays: 2.1, lines: [{ start: 1, end: 1 }] };
+    const determined = { ...base, rca: { ...base.rca!, confidence: 0.6, rootCause }, revert };
+    const text = rcaText(determined);
+    expect(text).toContain('thrown in spreadDiscount (/srv/shop/src/checkout/discounts.ts:44). Cause as documented for');
+    expect(text).not.toContain('last changed by');
+    // The revert's line, under the file, names the commit instead.
+    expect(JSON.stringify(blocksOf(determined).find((b) => b.block_id === 'medic_diff'))).toContain('↩️ Reverts line 1 of `1ab9c1b59a58`');
+    expect(rcaText({ ...determined, revert: undefined })).toContain('code last changed by 1ab9c1b5');
+    expect(rcaText({ ...determined, revert: { ...revert, sha: 'f'.repeat(40) } })).toContain('code last changed by 1ab9c1b5');
+  });
 });
 
 describe('the suspect on the card', () => {

@@ -20,7 +20,7 @@ const ADDED_CONTENT = [RCE, '++x;', '++', '++ ', '+++ b/src/app.py', '@@ -1,2 +1
 function cardText(proposal: FixProposal): { preview: string; note: string; confirm: string } {
   const blocks = presentIncidentCard({ incident: buildAnalysedIncident({ proposal }) }).blocks as any[];
   const preview = blocks.find((b) => b.block_id === 'medic_diff').text.text as string;
-  const note = blocks.find((b) => b.block_id === 'medic_diff_note').elements[0].text as string;
+  const note = (blocks.find((b) => b.block_id === 'medic_diff_note')?.elements[0].text as string | undefined) ?? '';
   const confirm = /exactly the \d+-line diff [^"]+/.exec(JSON.stringify(blocks))?.[0] ?? '';
   return { preview, note, confirm };
 }
@@ -49,7 +49,8 @@ describe('a diff is read by its hunks, never by line prefix', () => {
     expect(preview).toContain('+++ __import__("os").system(');
     expect(preview).toContain('--- note');
     expect(preview).toContain('+1 −1');
-    expect(note).toContain('Whole diff shown (5 lines)');
+    expect(preview).toContain('whole diff shown (5 lines)');
+    expect(note).toBe('');
     expect(confirm).toContain('exactly the 5-line diff shown on the card');
   });
 

@@ -57,9 +57,9 @@ describe('the event-rate sparkline', () => {
     expect(presentSparkline(rate, NOW, NOW - 3 * 24 * 60 * MIN)).toMatch(/^[▁▂▃▄▅▆▇█]{17} peak 7\/min · 26 h$/);
   });
 
-  it('is a flat line saying so when the family was quiet over the span, and absent without any count', () => {
+  it('says in words, with no flat line, that the family was quiet over the span, and is absent without any count', () => {
     const rate = rateOf([[30 * 60, 40]]);
-    expect(presentSparkline(rate, NOW, NOW - 30 * 60 * MIN)).toBe(`${'▁'.repeat(17)} none in 26 h`);
+    expect(presentSparkline(rate, NOW, NOW - 30 * 60 * MIN)).toBe('none in 26 h');
     expect(presentSparkline({}, NOW)).toBeUndefined();
     expect(presentSparkline(undefined, NOW)).toBeUndefined();
   });

@@ -33,33 +33,46 @@ describe('presentIncidentCard', () => {
   it('is compact: a header with severity and service, a fields summary, the root cause, the diff and the buttons', () => {
     const incident = buildAnalysedIncident({ recentChanges: [{ sha: 'a1b2c3d4e5f6', author: 'dev', date: '2024-03-09', subject: 'tighten timeouts', files: ['src/payments/gateway-client.ts'] }] });
     const { blocks, text } = card(incident);
-    expect(blocks[0]).toMatchObject({ type: 'header', text: { type: 'plain_text', text: expect.stringContaining('ERROR · checkout') } });
+    expect(blocks[0]).toMatchObject({ type: 'header', block_id: 'medic_title', text: { type: 'plain_text', text: expect.stringMatching(/ERROR · checkout — \S/) } });
     const fields = (byId(blocks, 'medic_fields')!.fields as Block[]).map((f) => f.text as string);
     expect(fields).toEqual([expect.stringMatching(/^\*Status\*\n.*Awaiting approval/), expect.stringMatching(/^\*Events\*/), expect.stringMatching(/^\*Confidence\*\n86%/), expect.stringContaining('`a1b2c3d`')]);
     expect(byId(blocks, 'medic_rca')?.text.text).toContain('client timeout fires first');
     expect(blocks.length).toBeLessThanOrEqual(15);
     // Approve / Reject / View details sit right under the diff and its check's one line.
     const ids = blocks.map((b) => b.block_id);
-    expect(ids.slice(ids.indexOf('medic_diff_note'), ids.indexOf('medic_diff_note') + 3)).toEqual(['medic_diff_note', 'medic_check', 'medic_decision']);
+    expect(ids.slice(ids.indexOf('medic_diff'), ids.indexOf('medic_diff') + 3)).toEqual(['medic_diff', 'medic_check', 'medic_decision']);
     expect(text).toContain('checkout');
+  });
+
+  it("names the catalog's service in the header and the log's own name for it as such", () => {
+    const base = buildAnalysedIncident({ service: 'gateway', route: { service: 'shop', known: true, channel: 'C1', repository: 'sample-service', owner: 'team-shop' } });
+    const { blocks, text } = card(base);
+    expect(byId(blocks, 'medic_title')!.text.text).toMatch(/ERROR · shop — /);
+    expect(text).toMatch(/^Medic \w+ incident in shop: /);
+    expect(all([byId(blocks, 'medic_context')!])).toContain('service `shop` · logged as `gateway` · 📁 `sample-service` · owner team-shop');
+    // Unknown to the catalog, the log's name is the service.
+    const unknown = card(buildAnalysedIncident({ service: 'gateway', route: { service: 'gateway', known: false, channel: 'C1' } }));
+    expect(byId(unknown.blocks, 'medic_title')!.text.text).toMatch(/ERROR · gateway — /);
+    expect(all(unknown.blocks)).not.toContain('logged as');
   });
 
   it('keeps evidence, factors, similar docs, recent changes and the recommendation for View details', () => {
     const { blocks } = card(buildAnalysedIncident());
     for (const id of ['medic_evidence', 'medic_docs', 'medic_recommendation']) expect(byId(blocks, id)).toBeUndefined();
     expect(all(blocks)).not.toContain('No retries on idempotent calls');
-    expect(byId(blocks, 'medic_decision')!.elements.map((e: Block) => e.text.text)).toEqual(['Approve', 'Reject', 'View details']);
+    expect(byId(blocks, 'medic_decision')!.elements.map((e: Block) => e.text.text)).toEqual(['Approve', 'Reject', 'View details', '👍 root cause', '👎 root cause']);
   });
 
-  it('shows the title with its values instead of the template\'s <*>, bold, and never lets it open a fence', () => {
-    const firstEvent = { ...buildIncident().firstEvent, message: 'Checkout v2 failed for order 991 ``` _x_ ~y~' };
-    const title = card(buildAnalysedIncident({ title: 'Checkout <*> failed for order <*> ``` _x_ ~y~', firstEvent })).blocks;
-    const text = byId(title, 'medic_title')!.text.text as string;
-    expect(text.startsWith('*') && text.endsWith('*')).toBe(true);
-    // Inside, every formatting character is inert (a zero-width space on each side).
-    expect(text.slice(1, -1).replace(/\u200b[*_~`]\u200b/g, '')).not.toMatch(/[*_~`]/);
-    expect(text).toContain('Checkout v2 failed for order 991');
-    expect(text).not.toContain('&lt;');
+  it('shows the title with its values instead of the template\'s <*>, in the plain-text header where nothing formats', () => {
+    const firstEvent = { ...buildIncident().firstEvent, message: 'Checkout v2 failed for order 991 ``` _x_ ~y~ <!channel>' };
+    const title = card(buildAnalysedIncident({ title: 'Checkout <*> failed for order <*> ``` _x_ ~y~ <*>', firstEvent })).blocks;
+    const header = byId(title, 'medic_title')!;
+    expect(header).toMatchObject({ type: 'header', text: { type: 'plain_text' } });
+    const text = header.text.text as string;
+    expect(text).toMatch(/^\S+ ERROR · checkout — Checkout v2 failed for order 991 /);
+    expect(text).not.toContain('<*>');
+    expect(text).not.toContain('<!channel>');
+    expect(text.length).toBeLessThanOrEqual(150);
   });
 
   it('keeps the family template for View details', () => {
@@ -73,7 +86,8 @@ describe('presentIncidentCard', () => {
   it('shows a short diff whole on the card; a long one as a preview that points to the thread', () => {
     const short = card(buildAnalysedIncident()).blocks;
     expect(byId(short, 'medic_diff')!.text.text).toContain('+export const TIMEOUT_MS = 15000;');
-    expect(byId(short, 'medic_diff_note')!.elements[0].text).toContain('Whole diff shown');
+    expect(byId(short, 'medic_diff')!.text.text).toMatch(/^\*Proposed fix\* · `src\/[^`]+` · \+\d+ −\d+ · whole diff shown \(\d+ lines?\)\n/);
+    expect(byId(short, 'medic_diff_note')).toBeUndefined();
     const base = buildAnalysedIncident();
     const after = Array.from({ length: 400 }, (_, i) => `line ${i} ${'x'.repeat(60)}`).join('\n');
     const long = card({ ...base, proposal: createFixProposal({ file: 'src/a.ts', before: 'a\n', after, explanation: 'long' }) }).blocks;
@@ -106,7 +120,8 @@ describe('presentIncidentCard', () => {
   });
 
   it('offers feedback on the RCA, and on the fix once there is one', () => {
-    expect(all([byId(card(buildAnalysedIncident()).blocks, 'medic_feedback')!])).toContain('medic_feedback_rca_up');
+    // Awaiting approval, the 👍/👎 share the decision's row; once decided they sit beside View details.
+    expect(all([byId(card(buildAnalysedIncident()).blocks, 'medic_decision')!])).toContain('medic_feedback_rca_up');
     const fixed = buildAnalysedIncident({ state: 'fixed', fix: { branch: 'fix/a-1', commit: 'abc', pushStatus: 'pushed' } });
     expect(all([byId(card(fixed).blocks, 'medic_more')!])).toContain('medic_feedback_fix_down');
   });

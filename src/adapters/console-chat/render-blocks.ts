@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../../ports/chat.js';
+import { TITLE_SEPARATOR } from '../../presenters/card-summary.js';
 
 interface TextObject { text?: string }
 interface Element { text?: TextObject | string; action_id?: string; style?: string }
@@ -30,7 +31,10 @@ export function summarizeCard(message: ChatMessage): { id?: string; status?: str
   const status = fields.map((f) => f.text ?? '').find((t) => t.startsWith('*Status*'))?.split('\n')[1];
   const contextText = blocks.find((b) => b.block_id === 'medic_context')?.elements?.map((e) => (typeof e.text === 'string' ? e.text : '')).join(' ') ?? '';
   const id = /Incident `([^`]+)`/.exec(contextText)?.[1];
-  const title = blocks.find((b) => b.block_id === 'medic_title')?.text?.text?.replace(/^\*|\*$/g, '');
+  // The card's header: "<severity> · <service> — <title>"; the title is what follows the separator.
+  const header = blocks.find((b) => b.block_id === 'medic_title')?.text?.text;
+  const at = header?.indexOf(TITLE_SEPARATOR) ?? -1;
+  const title = header && at >= 0 ? header.slice(at + TITLE_SEPARATOR.length) : header;
   const first = (title ?? message.text).split('\n')[0] ?? '';
   const headline = unescape(first.replace(/[*_`]/g, (c) => (title ? c : ''))).slice(0, 140);
   return { ...(id ? { id } : {}), ...(status ? { status: unescape(status).replace(/^\S+\s/, '') } : {}), headline };
