@@ -1,0 +1,102 @@
+/**
+ * The crash and recovery tests under CPU load: every file that kills a worker, a lock holder or a
+ * Redis node and checks that nothing was lost or duplicated, run again and again while busy
+ * processes (two per core by default) compete for the CPU. A test that passes only on a quiet
+ * machine waits on wall time where it should wait on an event, or recovery has a race: either way
+ * it shows here as a failed run.
+ *
+ * MEDIC_BENCH_CRASH_RUNS (default 20) runs per file; MEDIC_BENCH_CRASH_BUSY (default 2 × cores)
+ * busy processes; MEDIC_BENCH_CRASH_FILES (comma-separated) narrows the files. Each run is a fresh
+ * `vitest run <file>` process, as `npm test` runs it, with its JSON report read back.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../test/support/medic-world.js';
+import { median, type BenchReport } from './report.js';
+
+/** Every test file that kills a process or a node mid-work and checks what survived. */
+export const CRASH_FILES = [
+  'test/integration/approve-crash.test.ts',
+  'test/integration/crash-safety-analysis.test.ts',
+  'test/integration/crash-safety-fix.test.ts',
+  'test/integration/family-merge-crash.test.ts',
+  'test/integration/same-failure-crash.test.ts',
+  'test/integration/dead-lock-holder.test.ts',
+  'test/integration/sentinel-failover.test.ts',
+  'test/storm/same-failure.test.ts',
+];
+
+const RUNS = Number(process.env.MEDIC_BENCH_CRASH_RUNS ?? 20);
+const BUSY = Number(process.env.MEDIC_BENCH_CRASH_BUSY ?? cpus().length * 2);
+const FILES = process.env.MEDIC_BENCH_CRASH_FILES ? process.env.MEDIC_BENCH_CRASH_FILES.split(',').map((f) => f.trim()).filter(Boolean) : CRASH_FILES;
+
+interface RunResult { ok: boolean; seconds: number; failed: string[] }
+interface VitestJson { testResults?: { assertionResults?: { fullName?: string; status?: string }[]; status?: string; message?: string }[] }
+
+/** A process that spins on the CPU until killed: the load the crash tests must hold under. */
+function busyProcess(): ChildProcess {
+  return spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+}
+
+async function runFile(file: string, report: string): Promise<RunResult> {
+  const started = Date.now();
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', file, '--reporter=json', `--outputFile=${report}`], { cwd: ROOT, stdio: 'ignore', env: { ...process.env } });
+    child.on('exit', (exitCode) => resolve(exitCode ?? 1));
+  });
+  const seconds = (Date.now() - started) / 1_000;
+  const json = JSON.parse(await readFile(report, 'utf8').catch(() => '{}')) as VitestJson;
+  const results = json.testResults ?? [];
+  const failed = results.flatMap((r) => [
+    ...(r.assertionResults ?? []).filter((a) => a.status === 'failed').map((a) => a.fullName ?? '?'),
+    ...(r.status === 'failed' && !(r.assertionResults ?? []).some((a) => a.status === 'failed') ? [`(file) ${(r.message ?? 'failed').split('\n', 1)[0]}`] : []),
+  ]);
+  // No report at all is a failure too (the run died before vitest could write one).
+  return { ok: code === 0 && results.length > 0, seconds, failed: code === 0 || failed.length > 0 ? failed : [`exit ${code}`] };
+}
+
+export default async function bench(): Promise<BenchReport> {
+  if (!Number.isInteger(RUNS) || RUNS < 1) throw new RangeError(`MEDIC_BENCH_CRASH_RUNS must be a whole number ≥ 1, not ${process.env.MEDIC_BENCH_CRASH_RUNS}`);
+  const unknown = FILES.filter((f) => !CRASH_FILES.includes(f));
+  if (unknown.length > 0) throw new Error(`not a crash test file: ${unknown.join(', ')} (known: ${CRASH_FILES.join(', ')})`);
+  const dir = await mkdtemp(join(tmpdir(), 'medic-bench-crash-'));
+  const loadBefore = loadavg()[0] ?? 0;
+  const busy = Array.from({ length: BUSY }, busyProcess);
+  const results = new Map<string, RunResult[]>();
+  const loads: number[] = [];
+  try {
+    // Round-robin over the files, so a slow drift of the machine falls on every file alike.
+    for (let run = 0; run < RUNS; run++) {
+      for (const file of FILES) {
+        const result = await runFile(file, join(dir, `run-${run}.json`));
+        results.set(file, [...(results.get(file) ?? []), result]);
+        loads.push(loadavg()[0] ?? 0);
+        process.stdout.write(`${result.ok ? '✓' : '✗'} ${file} run ${run + 1}/${RUNS} ${result.seconds.toFixed(1)} s${result.failed.length ? ` — ${result.failed.join('; ')}` : ''}\n`);
+      }
+    }
+  } finally {
+    for (const child of busy) child.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+  }
+  const rows = FILES.map((file) => {
+    const runs = results.get(file) ?? [];
+    return { file, runs: runs.length, passed: runs.filter((r) => r.ok).length, medianSeconds: median(runs.map((r) => r.seconds)), failures: runs.flatMap((r) => r.failed) };
+  });
+  return {
+    headline: {
+      files: rows.length,
+      runs_per_file: RUNS,
+      runs: rows.reduce((n, r) => n + r.runs, 0),
+      failed_runs: rows.reduce((n, r) => n + r.runs - r.passed, 0),
+      flaky: rows.filter((r) => r.passed < r.runs).length,
+      busy_processes: BUSY,
+      cpus: cpus().length,
+      load_avg_1m_median: Math.round(median(loads) * 100) / 100,
+      load_avg_1m_before: Math.round(loadBefore * 100) / 100,
+    },
+    table: { columns: ['file', 'passed', 'runs', 'median s'], rows: rows.map((r) => [r.file, r.passed, r.runs, Math.round(r.medianSeconds * 10) / 10]) },
+    detail: { rows },
+  };
+}
