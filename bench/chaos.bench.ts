@@ -1,5 +1,5 @@
 /**
- * The chaos drill of issue 17: the web role and three workers as separate processes on the real
+ * The chaos drill: the web role and three workers as separate processes on the real
  * queues, on a redis-server of the drill's own (a free loopback port, AOF with fsync always, in a
  * temp dir), while random SIGKILLs hit the workers, the web role and the approving process
  * (`medic approve`, the same approve use-case the web's Slack handler runs) during analyses,
@@ -11,7 +11,9 @@
  * in any incident, plus families with no incident), duplicated (second incidents of a family,
  * second cards, second branches, events counted twice), stuck (incidents not `fixed` when the
  * drill ends), fix_failed_by_crash (incidents that ended `fix_failed`), all expected 0; and
- * max_stall_s, the longest time no step completed anywhere while work remained (target ≤ 15).
+ * max_stall_s, the longest time no step completed anywhere while work remained (target ≤ 10).
+ * The same drill then runs beside two busy processes per core: the same figures with `_loaded`
+ * (max_stall_s_loaded target ≤ 15).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -79,7 +81,34 @@ function progressOf(incidents: Incident[]): number {
   return incidents.reduce((sum, i) => sum + Object.keys(i.steps).length + (i.state === 'fixed' ? 1 : 0), 0);
 }
 
+/** Busy processes beside the loaded drill: two per core, by default. */
+const BUSY = Number(process.env.MEDIC_CHAOS_BUSY ?? cpus().length * 2);
+
+/**
+ * The drill twice: on the machine as it is, then beside busy processes spinning on every core
+ * (`MEDIC_CHAOS_BUSY`; 0 skips it), whose figures carry a `_loaded` suffix.
+ */
 export default async function chaosBench(): Promise<BenchReport> {
+  const quiet = await drill(0);
+  if (!(BUSY > 0)) return quiet;
+  const loaded = await drill(BUSY);
+  const pick = ['lost', 'duplicated', 'stuck', 'fix_failed_by_crash', 'max_stall_s', 'kills', 'drill_seconds', 'load_average_1m'];
+  return {
+    headline: { ...quiet.headline, ...Object.fromEntries(pick.map((key) => [`${key}_loaded`, loaded.headline[key] ?? 0])), busy_processes: BUSY },
+    table: { columns: ['figure', 'value', `with ${BUSY} busy processes`], rows: quiet.table.rows.map((row, i) => [...row, loaded.table.rows[i]?.[1] ?? '']) },
+    detail: { quiet: quiet.detail, loaded: loaded.detail },
+  };
+}
+
+function busyProcess(): ChildProcess {
+  const child = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+  spawned.push(child);
+  return child;
+}
+
+async function drill(busy: number): Promise<BenchReport> {
+  boots.length = 0;
+  Array.from({ length: busy }, busyProcess);
   const redis = await startOwnRedis();
   const world = await createWorld({ llm: 'scripted', redisUrl: redis.url });
   // The drill's own view of the state; commands time out fast while Redis is down.
