@@ -72,14 +72,26 @@ function librarySegments(frame: StackFrame, installed: boolean): number | undefi
   const root = segments.findLastIndex((s) => LIBRARY_ROOT.test(s));
   if (root < 0) return undefined;
   const name = segments[root + 1]?.startsWith('@') ? root + 2 : root + 1;
-  return name < segments.length - 1 ? segments.length - name : undefined;
+  if (name < segments.length - 1) return segments.length - name;
+  // A single-file module installed at the root (`site-packages/six.py`): its file is its package.
+  return name === segments.length - 1 && !segments[name]!.startsWith('@') ? 1 : undefined;
+}
+
+/**
+ * The frame's path as its install root sees it: `…/site-packages/requests/models.py` is
+ * `requests/models.py`, wherever the environment lives; a path with no such root is kept whole.
+ */
+function installRelativePath(file: string): string {
+  const segments = normalizeFramePath(file);
+  const root = segments.findLastIndex((s) => LIBRARY_ROOT.test(s));
+  return root < 0 || root === segments.length - 1 ? file : segments.slice(root + 1).join('/');
 }
 
 function mapFrame(frame: StackFrame, index: Map<string, string[]>, installed: boolean): string[] {
   const minSegments = librarySegments(frame, installed);
   if (minSegments === undefined) return [];
   const loose = frame.inApp && frame.language === 'java';
-  return preferNamed(frame, mapFramePath(frame.file, index, { loose, minSegments })).map((m) => m.file);
+  return preferNamed(frame, mapFramePath(installRelativePath(frame.file), index, { loose, minSegments })).map((m) => m.file);
 }
 
 /**

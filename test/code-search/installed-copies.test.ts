@@ -28,6 +28,24 @@ describe('Rust panics', () => {
 });
 
 describe('installed copies of the repository', () => {
+  it('maps a single-file module installed at the root of site-packages, and only by its whole name there', async () => {
+    // https://github.com/astral-sh/uv/pull/6996 (the repository's `_virtualenv.py`, installed into a virtualenv)
+    const trace = [
+      'Error processing line 1 of /tmp/tmp.ENwqZ0oeyb/lib/python3.6/site-packages/_virtualenv.pth:',
+      '  Traceback (most recent call last):',
+      '    File "~/.pyenv/versions/3.6.15/lib/python3.6/site.py", line 168, in addpackage',
+      '      exec(line)',
+      '    File "<string>", line 1, in <module>',
+      '    File "/tmp/tmp.ENwqZ0oeyb/lib/python3.6/site-packages/_virtualenv.py", line 3',
+      '      from __future__ import annotations',
+      '  SyntaxError: future feature annotations is not defined',
+    ].join('\n');
+    expect(await top(['crates/uv-virtualenv/src/_virtualenv.py', 'crates/uv-virtualenv/src/lib.rs', 'python/uv/__init__.py'], trace)).toEqual(['crates/uv-virtualenv/src/_virtualenv.py']);
+    // Inside a package the package's name must match too: another project's `models.py` is not the repository's.
+    const other = '  File "/venv/lib/python3.11/site-packages/requests/models.py", line 1021, in raise_for_status\n    raise HTTPError(http_error_msg, response=self)';
+    expect(await top(['app/models.py', 'app/views.py'], other)).not.toContain('app/models.py');
+  });
+
   it('maps a gem of the repository by the path below the gem', async () => {
     // https://github.com/rubocop/rubocop-ast/commit/b0bf2f2e73d1bb893c9fbb0fc169b1466fca4f3a
     const files = ['lib/rubocop/ast/node/send_node.rb', 'lib/rubocop/ast/traversal.rb', 'lib/rubocop/ast/node.rb'];
