@@ -60,7 +60,11 @@ describe('a rejected card whose incident is analysed again', () => {
       const card = cardJson(s, first.id);
       return card !== undefined && card.includes('medic_approve') && !/Rejected/.test(card);
     }, 'the card offering Approve again (not "Rejected")', 20_000);
-    const ledger = await createRedisCardDeliveryState(w.redis, w.prefix).lastSent(first.id);
+    // The ledger records the send once Slack answered it: awaited, not read in the same instant.
+    const ledger = await w.waitFor(async () => {
+      const sent = await createRedisCardDeliveryState(w.redis, w.prefix).lastSent(first.id);
+      return sent?.state === 'awaiting_approval' ? sent : undefined;
+    }, 'the ledger to record the Approve card', 10_000);
     expect(ledger).toMatchObject({ state: 'awaiting_approval' });
     expect(ledger?.version).toBeGreaterThanOrEqual(again.version);
     const doctor = (await medic.checks()).find((c) => c.name === 'card delivery');
