@@ -39,6 +39,9 @@ export interface SlackFaultWorldOptions {
 }
 
 export interface SlackFaultWorld {
+  /** The world's Redis and key prefix, for a test that plays a second worker's part on the same keys. */
+  redis: Awaited<ReturnType<typeof createTestRedis>>['redis'];
+  prefix: string;
   sandbox: SlackSandbox;
   faults: LoopbackSlackFaults;
   store: IncidentStore;
@@ -95,7 +98,7 @@ export async function createSlackFaultWorld(options: SlackFaultWorldOptions): Pr
   let opened = 0;
 
   return {
-    sandbox, faults, store, queues, metrics, delivery,
+    redis, prefix, sandbox, faults, store, queues, metrics, delivery,
     async openIncidents(n) {
       const ids: string[] = [];
       for (let i = 0; i < n; i++) {
