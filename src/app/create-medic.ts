@@ -179,7 +179,7 @@ export function createMedic(parts: MedicParts): Medic {
     learn: (incident) => learn(incident),
   });
 
-  const actions = adapters.gateway && createActionCommands({ gateway: adapters.gateway, approvals: adapters.approvals, store, chat: adapters.chat, deliveries, clock });
+  const actions = adapters.gateway && createActionCommands({ gateway: adapters.gateway, approvals: adapters.approvals, store, deliveries, clock });
   const gateway = adapters.gateway;
   const groupingDeps = gateway && {
     gateway, approvals: adapters.approvals, store,
