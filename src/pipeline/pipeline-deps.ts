@@ -37,7 +37,7 @@ export interface PipelineDeps {
    */
   requestCard: RequestCard;
   /** Hands a thread reply to the same delivery (kept until the card is posted and Slack takes it). */
-  requestReply?: RequestReply;
+  requestReply: RequestReply;
   /** The analyst for one incident (its token budget is scoped to the incident). */
   analystFor(incidentId: string): Analyst;
   findSimilarDocs(input: { event: ErrorEvent; template: string; limit: number }): Promise<SimilarDoc[]>;

@@ -13,6 +13,7 @@ import { createRedisPostLedger } from '../../src/adapters/redis/post-ledger.js';
 import { createSlackChat } from '../../src/adapters/slack/slack-chat.js';
 import { createSlackWebClient } from '../../src/adapters/slack/web-client.js';
 import { createOfflineAnalyst } from '../../src/analysts/offline-analyst.js';
+import { createCardDeliveries } from '../../src/app/card-deliveries.js';
 import { ErrorEvent } from '../../src/domain/event.js';
 import { createIncident, type Incident } from '../../src/domain/incident.js';
 import { createLogger } from '../../src/observability/logger.js';
@@ -85,6 +86,7 @@ export async function createSlackFaultWorld(options: SlackFaultWorldOptions): Pr
   const pipeline: PipelineDeps = {
     store, chat, clock, logger, metrics,
     requestCard: (id, version, priority) => queues.enqueueCardDelivery(id, version, priority, delivery.attempts),
+    requestReply: createCardDeliveries(queues, delivery.state, delivery.attempts).requestReply,
     logs: { name: 'none', check: async () => ({ name: 'logs', adapter: 'none', ok: true, detail: '' }), poll: async () => ({ events: [], checkpoint: '' }), window: async () => [] },
     analystFor: () => createOfflineAnalyst(),
     findSimilarDocs: async () => [],
