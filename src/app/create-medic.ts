@@ -127,7 +127,7 @@ export function createMedic(parts: MedicParts): Medic {
       .catch((error: unknown) => logger.warn({ incidentId: incident.id, err: error }, 'could not audit the write-back'));
   };
   const afterStep = parts.afterStep ? (step: string) => parts.afterStep?.(step) : undefined;
-  const cardState = createRedisCardDeliveryState(redis, prefix);
+  const cardState = createRedisCardDeliveryState(redis, prefix, { auditMaxLen: config.MEDIC_AUDIT_MAXLEN });
   const delivery: DeliverCardDeps = {
     store, chat: adapters.chat, state: cardState, clock, logger, metrics,
     retry: { minMs: config.MEDIC_CARD_RETRY_MIN_MS, maxMs: config.MEDIC_CARD_RETRY_MAX_MS }, attempts: config.MEDIC_CARD_ATTEMPTS,
@@ -179,7 +179,7 @@ export function createMedic(parts: MedicParts): Medic {
     learn: (incident) => learn(incident),
   });
 
-  const actions = adapters.gateway && createActionCommands({ gateway: adapters.gateway, approvals: adapters.approvals, store, chat: adapters.chat, deliveries, clock });
+  const actions = adapters.gateway && createActionCommands({ gateway: adapters.gateway, approvals: adapters.approvals, store, deliveries, clock });
   const gateway = adapters.gateway;
   const groupingDeps = gateway && {
     gateway, approvals: adapters.approvals, store,

@@ -10,6 +10,8 @@ export const ErrorCode = {
   Conflict: 'ERR_CONFLICT',
   Unauthorized: 'ERR_UNAUTHORIZED',
   StaleApproval: 'ERR_STALE_APPROVAL',
+  /** A write by a holder whose lease was taken over and written by a later holder (a larger fence). */
+  StaleLease: 'ERR_STALE_LEASE',
   UpstreamUnavailable: 'ERR_UPSTREAM_UNAVAILABLE',
   UpstreamRejected: 'ERR_UPSTREAM_REJECTED',
   FixRefused: 'ERR_FIX_REFUSED',

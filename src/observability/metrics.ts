@@ -33,7 +33,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     llmTokens: new Counter({ name: 'medic_llm_tokens_total', help: 'LLM tokens by step and kind (prompt, completion)', labelNames: ['step', 'kind'], registers }),
     queueDepth: new Gauge({ name: 'medic_queue_jobs', help: 'Jobs per queue and state', labelNames: ['queue', 'state'], registers }),
     incidentsByState: new Gauge({ name: 'medic_incidents', help: 'Incidents by state', labelNames: ['state'], registers }),
-    cardDeliveries: new Counter({ name: 'medic_card_deliveries_total', help: 'Card delivery job runs by outcome (posted, updated, progress, unchanged, replied, progress_dropped, failed)', labelNames: ['outcome'], registers }),
+    cardDeliveries: new Counter({ name: 'medic_card_deliveries_total', help: 'Card delivery job runs by outcome (posted, updated, progress, unchanged, replied, progress_dropped, refused_stale, failed)', labelNames: ['outcome'], registers }),
     cardDeliveryFailures: new Counter({ name: 'medic_card_delivery_failures_total', help: "Failed card deliveries by Slack's reason (ratelimited, timeout, channel_not_found, …); each is retried", labelNames: ['reason'], registers }),
     cardsFailing: new Gauge({ name: 'medic_cards_failing', help: 'Incidents whose card Slack has not taken yet (retrying)', registers }),
     slackStaleUpdates: new Counter({ name: 'medic_slack_stale_updates_total', help: 'Card updates skipped because a newer render was already sent', registers }),

@@ -32,12 +32,12 @@ export interface PipelineDeps {
   logs: LogSource;
   chat: Chat;
   /**
-   * Hands the card to its own durable delivery job. When set, no step waits on Slack: the analysis
-   * completes and persists whatever Slack answers. Absent (tools, some tests): steps call `chat`.
+   * Hands the card to its own durable delivery job, the one path every card write takes (its lock
+   * is fenced): no step waits on Slack, and the analysis completes and persists whatever Slack answers.
    */
-  requestCard?: RequestCard;
+  requestCard: RequestCard;
   /** Hands a thread reply to the same delivery (kept until the card is posted and Slack takes it). */
-  requestReply?: RequestReply;
+  requestReply: RequestReply;
   /** The analyst for one incident (its token budget is scoped to the incident). */
   analystFor(incidentId: string): Analyst;
   findSimilarDocs(input: { event: ErrorEvent; template: string; limit: number }): Promise<SimilarDoc[]>;

@@ -1,5 +1,4 @@
 import type { Incident } from '../domain/incident.js';
-import { presentIncidentCard } from '../presenters/incident-card.js';
 import type { PipelineDeps } from './pipeline-deps.js';
 
 /** Steps that finish within this of each other share one card update. */
@@ -24,9 +23,9 @@ export interface ProgressUpdates {
  * Progress on the card, debounced: with a model that answers at once the nine steps take well
  * under the quiet time, and the card is written twice (posted, then final) instead of eleven
  * times; a slow step (a model call) still finds the card showing every step done before it.
- * With a card delivery job the debounced write is a request to that job (one queued job, one
- * render, one Slack call): the post after intake goes within the quiet time, and an analysis
- * that ends sooner asks only for its final card, which posts it.
+ * The debounced write is a request to the card delivery job (one queued job, one render, one
+ * Slack call): the post after intake goes within the quiet time, and an analysis that ends
+ * sooner asks only for its final card, which posts it.
  */
 export function createProgressUpdates(deps: PipelineDeps, options: { quietMs?: number; maxWaitMs?: number } = {}): ProgressUpdates {
   const quietMs = options.quietMs ?? QUIET_MS;
@@ -44,7 +43,7 @@ export function createProgressUpdates(deps: PipelineDeps, options: { quietMs?: n
     const post = postAt !== undefined;
     latest = undefined;
     postAt = undefined;
-    if (incident) running = running.then(() => (deps.requestCard ? request(incident, post ? 'final' : 'progress', deps) : showProgress(incident, deps)));
+    if (incident) running = running.then(() => request(incident, post ? 'final' : 'progress', deps));
   };
 
   return {
@@ -76,20 +75,8 @@ export function createProgressUpdates(deps: PipelineDeps, options: { quietMs?: n
  */
 async function request(incident: Incident, priority: 'final' | 'progress', deps: PipelineDeps): Promise<void> {
   try {
-    await deps.requestCard?.(incident.id, incident.version, priority);
+    await deps.requestCard(incident.id, incident.version, priority);
   } catch (error) {
     deps.logger.warn({ incidentId: incident.id, err: error }, 'card request failed');
-  }
-}
-
-/** Progress on the card is a courtesy: a failed update never fails the analysis. */
-export async function showProgress(incident: Incident, deps: PipelineDeps): Promise<void> {
-  if (!incident.card) return;
-  try {
-    const stats = await deps.store.stats(incident.id);
-    const rate = await deps.store.eventRate(incident.id);
-    await deps.chat.updateCard(incident.card, presentIncidentCard({ incident, stats, rate }));
-  } catch (error) {
-    deps.logger.warn({ incidentId: incident.id, err: error }, 'progress update failed');
   }
 }

@@ -1,7 +1,7 @@
 import { PIPELINE_ACTOR } from '../domain/audit.js';
 import { isStepDone, transition, type Incident } from '../domain/incident.js';
 import type { PipelineDeps } from './pipeline-deps.js';
-import { createProgressUpdates, showProgress } from './progress-updates.js';
+import { createProgressUpdates } from './progress-updates.js';
 import type { Step, StepOutput } from './step.js';
 import { cardStep } from './steps/card.js';
 import { diagnosticsStep } from './steps/diagnostics.js';
@@ -46,8 +46,6 @@ export async function runAnalysis(incidentId: string, deps: PipelineDeps): Promi
     for (const [i, step] of ANALYSIS_STEPS.entries()) {
       if (incident.state !== 'analyzing') break;
       if (isStepDone(incident, step.name)) continue;
-      // The card step writes the card itself: no progress update may land after it.
-      if (step === cardStep && !deps.requestCard) await progress.settle();
       const started = performance.now();
       let output;
       try {
@@ -78,11 +76,11 @@ export async function runAnalysis(incidentId: string, deps: PipelineDeps): Promi
       }, incident);
       deps.metrics.stepDuration.observe({ step: step.name, outcome: 'done' }, (performance.now() - started) / 1000);
       for (const r of batch) deps.afterStep?.(r.step.name, incident);
-      if (incident.state === 'analyzing') progress.schedule(incident, { post: Boolean(deps.requestCard) && batch.some((r) => r.step === intakeStep) });
+      if (incident.state === 'analyzing') progress.schedule(incident, { post: batch.some((r) => r.step === intakeStep) });
     }
     // The final state is asked for at once; it posts the card if the post was still pending. A
     // job run again after its worker died past the card step asks too: that request was lost.
-    if (deps.requestCard && incident.state !== 'analyzing') {
+    if (incident.state !== 'analyzing') {
       await progress.settle({ drop: true });
       await requestCard(incident, deps);
     }
@@ -97,7 +95,7 @@ export async function runAnalysis(incidentId: string, deps: PipelineDeps): Promi
  * through the debounced updates, so a quick analysis queues one delivery, which posts its card.
  */
 async function requestCard(incident: Incident, deps: PipelineDeps): Promise<void> {
-  await deps.requestCard?.(incident.id, incident.version, 'final');
+  await deps.requestCard(incident.id, incident.version, 'final');
 }
 
 /** Marks an analysis that cannot go on (a policy or validation failure) and says so on the card. */
@@ -108,6 +106,5 @@ export async function failAnalysis(incidentId: string, reason: string, deps: Pip
       ? { incident: { ...transition(current, 'reported', at), error: reason }, audit: [{ at, action: 'incident.analyze', outcome: 'failed', actor: PIPELINE_ACTOR, reason }] }
       : undefined,
   );
-  if (deps.requestCard) await requestCard(incident, deps);
-  else await showProgress(incident, deps);
+  await requestCard(incident, deps);
 }

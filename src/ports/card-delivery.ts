@@ -1,4 +1,5 @@
 import type { ChatMessage } from './chat.js';
+import type { WriteFence } from './write-fence.js';
 
 /** Why an incident's card is not in Slack yet, as `doctor` and the incident record show it. */
 export interface DeliveryFailure {
@@ -26,10 +27,19 @@ export interface PendingReply {
   at: number;
 }
 
+/** A delivery's hold on one card: the token that renews and frees it, and the fence its writes carry. */
+export interface CardLock {
+  token: string;
+  fence: WriteFence;
+}
+
+/** Which write of a delivery a fence check stands before. */
+export type CardWrite = 'post' | 'update' | 'reply' | 'ledger';
+
 /** Where the card delivery job keeps its lock, its ledger and its failures (Redis; shared by every worker). */
 export interface CardDeliveryState {
-  /** A token when this worker may deliver the incident's card now; undefined while another does. */
-  tryLock(incidentId: string, ttlMs: number): Promise<string | undefined>;
+  /** The lock when this worker may deliver the incident's card now; undefined while another does. */
+  tryLock(incidentId: string, ttlMs: number): Promise<CardLock | undefined>;
   /** Extends the lease while its holder is alive; false when the lease was lost. */
   renew(incidentId: string, token: string, ttlMs: number): Promise<boolean>;
   unlock(incidentId: string, token: string): Promise<void>;
@@ -41,6 +51,12 @@ export interface CardDeliveryState {
   /** The same for many incidents in one round trip (`doctor`, the sweep). */
   lastSentMany(incidentIds: readonly string[]): Promise<(SentCard | undefined)[]>;
   markSent(incidentId: string, sent: SentCard): Promise<void>;
+  /**
+   * The card's check before each write of a delivery, in one Redis step: the lock's fence is
+   * admitted unless a later holder's larger one was, and then `sent`, when given, goes in the ledger.
+   * False when refused: nothing is written but a denied audit record, and Slack must not be called.
+   */
+  admitWrite(incidentId: string, fence: WriteFence, write: CardWrite, sent?: SentCard): Promise<boolean>;
   /** Keeps a thread reply until it is delivered (a second add of one key changes nothing). */
   addReply(incidentId: string, reply: PendingReply): Promise<void>;
   pendingReplies(incidentId: string): Promise<PendingReply[]>;

@@ -2,6 +2,7 @@ import type { AuditEvent } from '../domain/audit.js';
 import type { ErrorEvent } from '../domain/event.js';
 import type { EventRate } from '../domain/event-rate.js';
 import type { Incident, IncidentState, IncidentStats } from '../domain/incident.js';
+import type { WriteFence } from './write-fence.js';
 
 /** Operator decisions that hold for future events: which fingerprint joins which, which family splits by what. */
 export interface GroupingDecisions {
@@ -76,8 +77,10 @@ export interface IncidentStore {
   /**
    * Reads, applies `mutate`, and writes back with its audit records unless another writer won; then retries.
    * `known` (the record as the caller last wrote or read it) saves the first read; the version check still decides.
+   * A lease holder passes its `fence`: the write is refused (ERR_STALE_LEASE, audited as denied)
+   * once a later holder of that lock has written.
    */
-  update(id: string, mutate: (incident: Incident) => Mutation | undefined, known?: Incident): Promise<Incident>;
+  update(id: string, mutate: (incident: Incident) => Mutation | undefined, known?: Incident, options?: { fence?: WriteFence }): Promise<Incident>;
   /** Newest first; with `states`, read from the per-state indexes, so an old open incident is never cut off. */
   list(options?: { states?: IncidentState[]; limit?: number }): Promise<Incident[]>;
   /** Outbox entries written by `update` and not yet completed, oldest first. */

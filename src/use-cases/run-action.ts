@@ -11,10 +11,9 @@ import { toActionOutcome } from '../gateway/actions/action-outcome.js';
 import type { ApprovalStore } from '../gateway/effect-gate/approval-store.js';
 import type { ToolGateway } from '../gateway/gateway.js';
 import type { InvokeResult } from '../gateway/invoke-result.js';
-import type { Chat, ChatMessage } from '../ports/chat.js';
+import type { ChatMessage } from '../ports/chat.js';
 import type { CardDeliveries } from '../ports/card-delivery.js';
 import { presentActionResult } from '../presenters/card-intents.js';
-import { presentIncidentCard } from '../presenters/incident-card.js';
 import { presentStepUpRequest } from '../presenters/step-up-modal.js';
 
 export interface ActionClick {
@@ -43,9 +42,8 @@ export interface ActionDeps {
   gateway: ToolGateway;
   approvals: ApprovalStore;
   store: IncidentStore;
-  chat: Chat;
-  /** The card's delivery path; without it (a bare harness) the card and thread are written at once. */
-  deliveries?: CardDeliveries;
+  /** The card's delivery path, the one every card and thread write takes. */
+  deliveries: CardDeliveries;
   clock: () => Date;
 }
 
@@ -81,19 +79,12 @@ export function createActionCommands(deps: ActionDeps): ActionCommands {
 
   /** Thread and card are courtesy: the action's outcome is already stored and audited. */
   async function announce(incident: Incident, key: string, action: ProposedAction | undefined): Promise<void> {
-    if (deps.deliveries) {
-      if (action) await deps.deliveries.requestReply(incident.id, key, presentActionResult(action));
-      await deps.deliveries.requestCard(incident.id, incident.version, 'final');
-      return;
-    }
-    if (!incident.card) return;
-    if (action) await deps.chat.replyInThread(incident.card, key, presentActionResult(action));
-    await deps.chat.updateCard(incident.card, presentIncidentCard({ incident, stats: await deps.store.stats(incident.id), rate: await deps.store.eventRate(incident.id) }));
+    if (action) await deps.deliveries.requestReply(incident.id, key, presentActionResult(action));
+    await deps.deliveries.requestCard(incident.id, incident.version, 'final');
   }
 
   async function reply(incident: Incident, key: string, message: ChatMessage): Promise<void> {
-    if (deps.deliveries) await deps.deliveries.requestReply(incident.id, key, message);
-    else if (incident.card) await deps.chat.replyInThread(incident.card, key, message);
+    await deps.deliveries.requestReply(incident.id, key, message);
   }
 
   return {

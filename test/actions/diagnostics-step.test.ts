@@ -8,37 +8,24 @@ import type { Incident } from '../../src/domain/incident.js';
 import { proposeActions } from '../../src/gateway/actions/propose-actions.js';
 import type { PipelineDeps } from '../../src/pipeline/pipeline-deps.js';
 import { diagnosticsStep } from '../../src/pipeline/steps/diagnostics.js';
-import type { Chat, ChatMessage } from '../../src/ports/chat.js';
 import { presentIncidentCard } from '../../src/presenters/incident-card.js';
 import { buildAnalysedIncident } from '../fixtures/slack/build-incident.js';
+import { recordingDeliveries } from '../support/recording-deliveries.js';
 import { createTestRedis } from '../support/redis.js';
 import { buildProposedIntents, startActionGateway } from './support.js';
-
-function buildRecordingChat() {
-  const replies = new Map<string, ChatMessage>();
-  const chat: Chat = {
-    check: async () => ({ name: 'chat', adapter: 'fake', ok: true, detail: '' }),
-    postCard: async () => ({ channel: 'C1', ts: '1.1' }),
-    updateCard: async () => undefined,
-    // Once per key, like every real chat adapter.
-    replyInThread: async (_ref, key, message) => void (replies.has(key) || replies.set(key, message)),
-    postEphemeral: async () => undefined,
-  };
-  return { chat, replies };
-}
 
 describe('the diagnostics step', () => {
   let env: Awaited<ReturnType<typeof createTestRedis>>;
   let stack: Awaited<ReturnType<typeof startActionGateway>>;
-  let recording: ReturnType<typeof buildRecordingChat>;
+  let recording: ReturnType<typeof recordingDeliveries>;
   let deps: PipelineDeps;
   beforeEach(async () => {
     env = await createTestRedis();
     stack = await startActionGateway(env.redis, env.prefix, { approvers: ['U-A'], elevated: ['U-E'] });
-    recording = buildRecordingChat();
-    // The step reaches only chat and runDiagnostics; the rest of the deps are not its business.
+    recording = recordingDeliveries();
+    // The step reaches only the thread's delivery and runDiagnostics; the rest of the deps are not its business.
     deps = {
-      chat: recording.chat,
+      requestReply: recording.deliveries.requestReply,
       runDiagnostics: ({ incidentId, intents, notes }) => proposeActions({ gateway: stack.h.gateway, intents, notes, incidentId, at: '2025-03-01T10:00:00.000Z' }),
     } as Partial<PipelineDeps> as PipelineDeps;
   });

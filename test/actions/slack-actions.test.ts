@@ -4,7 +4,13 @@
  * the stored incident and the clicker's verified id, and the receiver's count proves what ran.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deliverCard, type DeliverCardDeps } from '../../jobs/deliver-card.js';
+import { createRedisCardDeliveryState } from '../../src/adapters/redis/card-delivery-state.js';
 import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import type { CardDeliveries } from '../../src/ports/card-delivery.js';
+import type { Chat } from '../../src/ports/chat.js';
 import type { IncidentStore } from '../../src/ports/incident-store.js';
 import type { Incident } from '../../src/domain/incident.js';
 import { proposeActions } from '../../src/gateway/actions/propose-actions.js';
@@ -33,12 +39,27 @@ let seq = 0;
 let baseline = 0;
 const ran = (path: string) => stack.receiver.received.slice(baseline).filter((r) => r.path === path).length;
 
+/** The card delivery path run at once instead of queued: the real deliver-card job's work, on this file's Redis and Slack. */
+function deliveredAtOnce(chat: Chat): CardDeliveries {
+  const deps: DeliverCardDeps = {
+    store, chat, state: createRedisCardDeliveryState(env.redis, env.prefix), clock: () => new Date(), logger: createLogger({ level: 'silent' }), metrics: createMetrics(),
+    retry: { minMs: 10, maxMs: 100 }, attempts: 1,
+  };
+  return {
+    requestCard: (id) => deliverCard(id, 'final', deps),
+    async requestReply(id, key, message) {
+      await deps.state.addReply(id, { key, message, at: Date.now() });
+      await deliverCard(id, 'final', deps);
+    },
+  };
+}
+
 beforeAll(async () => {
   env = await createTestRedis();
   stack = await startActionGateway(env.redis, env.prefix, { approvers: [ALICE, ERIN], elevated: [ALICE, ERIN] });
   store = createIncidentStore(env.redis, env.prefix);
   h = await startSlackHarness({
-    actions: (chat) => createActionCommands({ gateway: stack.h.gateway, approvals: stack.h.approvals, store, chat, clock: () => new Date('2025-03-01T10:00:00Z') }),
+    actions: (chat) => createActionCommands({ gateway: stack.h.gateway, approvals: stack.h.approvals, store, deliveries: deliveredAtOnce(chat), clock: () => new Date('2025-03-01T10:00:00Z') }),
   });
 });
 afterAll(async () => {

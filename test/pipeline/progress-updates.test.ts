@@ -2,73 +2,62 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Incident } from '../../src/domain/incident.js';
 import type { PipelineDeps } from '../../src/pipeline/pipeline-deps.js';
 import { createProgressUpdates } from '../../src/pipeline/progress-updates.js';
-import type { ChatMessage } from '../../src/ports/chat.js';
 import { buildIncident } from '../support/builders.js';
 
 const card = { channel: 'C1', ts: '1.1' };
-let shown: string[];
+let requests: [number, string][];
 
-// Only what showProgress reaches: the incident's stats and rate, and the card update.
-const deps = () => ({
-  store: { stats: async () => ({ count: 3, firstSeen: '', lastSeen: '' }), eventRate: async () => ({}) },
-  chat: { updateCard: async (_ref: unknown, message: ChatMessage) => void shown.push(message.text) },
+// Only what the progress updates reach: the card delivery request, and the logger it warns on.
+const withJob = () => ({
+  requestCard: async (_id: string, version: number, priority: string) => void requests.push([version, priority]),
   logger: { warn: () => undefined },
 }) as unknown as PipelineDeps;
 
-const at = (step: string): Incident => buildIncident({ state: 'analyzing', card, title: `after ${step}`, steps: { [step]: { at: '2026-11-30T09:00:00.000Z' } } });
-const titles = () => shown.map((text) => /after [\w-]+/.exec(text)?.[0]);
+const version = (step: string, n: number): Incident => buildIncident({ state: 'analyzing', card, title: `after ${step}`, version: n, steps: { [step]: { at: '2026-11-30T09:00:00.000Z' } } });
 
 beforeEach(() => {
-  shown = [];
+  requests = [];
   vi.useFakeTimers();
 });
 afterEach(() => vi.useRealTimers());
 
 describe('card progress during an analysis', () => {
-  it('writes quick steps as one update showing the latest of them', async () => {
-    const progress = createProgressUpdates(deps(), { quietMs: 250, maxWaitMs: 1_000 });
-    for (const step of ['intake', 'log-window', 'similar-docs']) {
-      progress.schedule(at(step));
+  it('asks for quick steps as one progress delivery of the latest of them', async () => {
+    const progress = createProgressUpdates(withJob(), { quietMs: 250, maxWaitMs: 1_000 });
+    for (const [i, step] of ['intake', 'log-window', 'similar-docs'].entries()) {
+      progress.schedule(version(step, i + 2));
       await vi.advanceTimersByTimeAsync(50);
     }
-    expect(shown).toEqual([]);
+    expect(requests).toEqual([]);
     await vi.advanceTimersByTimeAsync(250);
     await progress.settle();
-    expect(titles()).toEqual(['after similar-docs']);
+    expect(requests).toEqual([[4, 'progress']]);
   });
 
-  it('still shows a long run of quick steps at the longest wait', async () => {
-    const progress = createProgressUpdates(deps(), { quietMs: 250, maxWaitMs: 1_000 });
+  it('still asks during a long run of quick steps at the longest wait', async () => {
+    const progress = createProgressUpdates(withJob(), { quietMs: 250, maxWaitMs: 1_000 });
     for (let i = 0; i < 12; i++) {
-      progress.schedule(at(`step-${i}`));
+      progress.schedule(version(`step-${i}`, i + 2));
       await vi.advanceTimersByTimeAsync(200);
     }
     await progress.settle();
-    expect(titles()).toEqual(['after step-4', 'after step-9']);
+    expect(requests).toEqual([[6, 'progress'], [11, 'progress']]);
   });
 
   it('drops what is pending on settle, so the final card lands last', async () => {
-    const progress = createProgressUpdates(deps(), { quietMs: 250, maxWaitMs: 1_000 });
-    progress.schedule(at('fix-proposal'));
+    const progress = createProgressUpdates(withJob(), { quietMs: 250, maxWaitMs: 1_000 });
+    progress.schedule(version('fix-proposal', 9));
     await progress.settle();
     await vi.advanceTimersByTimeAsync(2_000);
-    expect(shown).toEqual([]);
+    expect(requests).toEqual([]);
   });
 
-  describe('with a card delivery job', () => {
-    let requests: [number, string][];
-    const withJob = () => ({ ...deps(), requestCard: async (_id: string, version: number, priority: string) => void requests.push([version, priority]) }) as unknown as PipelineDeps;
-    const version = (step: string, n: number): Incident => ({ ...at(step), version: n });
-    beforeEach(() => {
-      requests = [];
-    });
-
+  describe('around the post after intake', () => {
     it('asks the job for progress instead of writing the card', async () => {
       const progress = createProgressUpdates(withJob(), { quietMs: 250, maxWaitMs: 1_000 });
       for (const [i, step] of ['log-window', 'similar-docs', 'recent-changes'].entries()) progress.schedule(version(step, i + 3));
       await vi.advanceTimersByTimeAsync(300);
       await progress.settle();
-      expect(shown).toEqual([]);
       expect(requests).toEqual([[5, 'progress']]);
     });
 

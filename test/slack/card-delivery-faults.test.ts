@@ -206,7 +206,7 @@ describe('a final card while another delivery of it is under way', () => {
     const w = world;
     const [id = ''] = await w.openIncidents(1);
     // Another worker holds the card for one Slack call's time.
-    const token = (await w.delivery.state.tryLock(id, 5_000))!;
+    const { token } = (await w.delivery.state.tryLock(id, 5_000))!;
     setTimeout(() => void w.delivery.state.unlock(id, token), 150);
     const started = Date.now();
     await deliverCard(id, 'final', w.delivery);
@@ -216,6 +216,6 @@ describe('a final card while another delivery of it is under way', () => {
     const again = (await w.delivery.state.tryLock(id, 5_000))!;
     await deliverCard(id, 'progress', w.delivery);
     expect(await counted(w.metrics.cardDeliveries, { outcome: 'progress_dropped' })).toBe(1);
-    await w.delivery.state.unlock(id, again);
+    await w.delivery.state.unlock(id, again.token);
   });
 });

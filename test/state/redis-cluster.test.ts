@@ -3,6 +3,7 @@ import { Worker } from 'bullmq';
 import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditLog } from '../../src/adapters/redis/audit-log.js';
+import { createRedisCardDeliveryState } from '../../src/adapters/redis/card-delivery-state.js';
 import { createRedis, deleteByPrefix, type RedisClient } from '../../src/adapters/redis/connect.js';
 import { createRedisDeliveryClaims } from '../../src/adapters/redis/delivery-claims.js';
 import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
@@ -63,11 +64,22 @@ describe('Medic\'s multi-key writes on a Redis Cluster of three masters', () => 
     expect(await approvals.findApproval('git.push', 'h', 'inc-1')).toEqual(approval);
     const claims = createRedisDeliveryClaims(redis, prefix);
     expect([await claims.claim('delivery-1'), await claims.claim('delivery-1')]).toEqual([true, false]);
+    // The card's fenced lock, and its fence check with the ledger write (or the refusal's audit).
+    const cards = createRedisCardDeliveryState(redis, prefix);
+    const card = (await cards.tryLock('inc-1', 5_000))!;
+    const stale = { ...card.fence, fence: card.fence.fence - 1 };
+    expect(await cards.admitWrite('inc-1', card.fence, 'update', { digest: 'd' })).toBe(true);
+    expect([await cards.admitWrite('inc-1', stale, 'update'), (await cards.lastSent('inc-1'))?.digest, await audit.length('inc-1')]).toEqual([false, 'd', 2]);
+    await cards.unlock('inc-1', card.token);
 
     // An approver's Merge (MERGE_FINGERPRINT) and Open incident from the overflow (OPEN_FROM_OVERFLOW).
     const store = createIncidentStore(redis, prefix);
     const grouping = createIncidentGrouping(redis, prefix, () => new Date(NOW));
     const [a, b] = await store.ingest([input('a1', 'shop:a'), input('b1', 'shop:b')], NOW);
+    // A fenced incident write (UPDATE_INCIDENT with the lock's admitted fence), and a stale one refused.
+    const retitle = (title: string) => (current: Parameters<Parameters<typeof store.update>[1]>[0]) => ({ incident: { ...current, displayTitle: title }, audit: [] });
+    expect((await store.update(a!.incidentId, retitle('held'), undefined, { fence: card.fence })).displayTitle).toBe('held');
+    await expect(store.update(a!.incidentId, retitle('stale'), undefined, { fence: stale })).rejects.toMatchObject({ code: 'ERR_STALE_LEASE' });
     expect(await grouping.mergeIncidents({ incidentId: a!.incidentId, intoIncidentId: b!.incidentId })).toEqual({ incidentId: b!.incidentId });
     expect(await store.resolve(a!.incidentId)).toBe(b!.incidentId);
     const overflow = overflowIncident(new Date(NOW), buildEvent());

@@ -13,6 +13,7 @@ import { createRedisPostLedger } from '../../src/adapters/redis/post-ledger.js';
 import { createSlackChat } from '../../src/adapters/slack/slack-chat.js';
 import { createSlackWebClient } from '../../src/adapters/slack/web-client.js';
 import { createOfflineAnalyst } from '../../src/analysts/offline-analyst.js';
+import { createCardDeliveries } from '../../src/app/card-deliveries.js';
 import { ErrorEvent } from '../../src/domain/event.js';
 import { createIncident, type Incident } from '../../src/domain/incident.js';
 import { createLogger } from '../../src/observability/logger.js';
@@ -39,6 +40,9 @@ export interface SlackFaultWorldOptions {
 }
 
 export interface SlackFaultWorld {
+  /** The world's Redis and key prefix, for a test that plays a second worker's part on the same keys. */
+  redis: Awaited<ReturnType<typeof createTestRedis>>['redis'];
+  prefix: string;
   sandbox: SlackSandbox;
   faults: LoopbackSlackFaults;
   store: IncidentStore;
@@ -82,6 +86,7 @@ export async function createSlackFaultWorld(options: SlackFaultWorldOptions): Pr
   const pipeline: PipelineDeps = {
     store, chat, clock, logger, metrics,
     requestCard: (id, version, priority) => queues.enqueueCardDelivery(id, version, priority, delivery.attempts),
+    requestReply: createCardDeliveries(queues, delivery.state, delivery.attempts).requestReply,
     logs: { name: 'none', check: async () => ({ name: 'logs', adapter: 'none', ok: true, detail: '' }), poll: async () => ({ events: [], checkpoint: '' }), window: async () => [] },
     analystFor: () => createOfflineAnalyst(),
     findSimilarDocs: async () => [],
@@ -95,7 +100,7 @@ export async function createSlackFaultWorld(options: SlackFaultWorldOptions): Pr
   let opened = 0;
 
   return {
-    sandbox, faults, store, queues, metrics, delivery,
+    redis, prefix, sandbox, faults, store, queues, metrics, delivery,
     async openIncidents(n) {
       const ids: string[] = [];
       for (let i = 0; i < n; i++) {

@@ -43,19 +43,33 @@ return 1
  * Compare-and-set of an incident record plus its audit records, in one step; a state change moves
  * one count between states in the by-state hash, and the id between the per-state indexes.
  * The record keeps its TTL (a closed incident's retention) across writes.
+ * A write by a lease holder carries its fence: checked here against the largest fence admitted
+ * on the lock's resource, so a holder whose lease was taken over and written by a later holder is
+ * refused (and the refusal audited) in the same step that would have written.
  * KEYS: incident key, global audit stream, incident audit stream, incidents:by-state hash,
  *       5 outbox hash (order field -> order json), 6 incidents:state:<current state> zset,
- *       7 incidents:state:<next state> zset, 8 incidents zset (the index score)
+ *       7 incidents:state:<next state> zset, 8 incidents zset (the index score),
+ *       9 the lock's largest admitted fence (unused without a fence)
  * ARGV: expectedVersion, newJson, orderField ('' for none), orderJson, 5 audit MAXLEN,
- *       6 incident audit MAXLEN, auditJson...
- * Returns 1 on success, 0 when the version moved (caller re-reads and retries), -1 when missing.
+ *       6 incident audit MAXLEN, 7 fence ('' for none), 8 denial audit json, 9 admitted ttl ms,
+ *       auditJson...
+ * Returns 1 on success, 0 when the version moved (caller re-reads and retries), -1 when missing,
+ * -2 when the fence is behind a later holder's.
  */
 export const UPDATE_INCIDENT = `
 local current = redis.call('GET', KEYS[1])
 if not current then return -1 end
+if ARGV[7] ~= '' then
+  if tonumber(ARGV[7]) < tonumber(redis.call('GET', KEYS[9]) or '0') then
+    redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'event', ARGV[8])
+    redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[6], '*', 'event', ARGV[8])
+    return -2
+  end
+end
 local decoded = cjson.decode(current)
 if tostring(decoded['version']) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+if ARGV[7] ~= '' then redis.call('SET', KEYS[9], ARGV[7], 'PX', ARGV[9]) end
 local nextState = cjson.decode(ARGV[2])['state']
 if nextState ~= decoded['state'] then
   redis.call('HINCRBY', KEYS[4], decoded['state'], -1)
@@ -66,7 +80,7 @@ redis.call('ZREM', KEYS[6], decoded['id'])
 redis.call('ZADD', KEYS[7], redis.call('ZSCORE', KEYS[8], decoded['id']) or '0', decoded['id'])
 -- outbox: the promised work is written with the change it follows from
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[5], ARGV[3], ARGV[4]) end
-for i = 7, #ARGV do
+for i = 10, #ARGV do
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'event', ARGV[i])
   redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[6], '*', 'event', ARGV[i])
 end

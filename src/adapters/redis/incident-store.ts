@@ -1,5 +1,5 @@
 import type { RedisClient } from './connect.js';
-import { AuditEvent } from '../../domain/audit.js';
+import { AuditEvent, PIPELINE_ACTOR } from '../../domain/audit.js';
 import { ErrorEvent } from '../../domain/event.js';
 import { ErrorCode, MedicError } from '../../domain/errors.js';
 import { Incident, type IncidentState } from '../../domain/incident.js';
@@ -9,6 +9,7 @@ import { finishMerges, resolveMerged } from './finish-merges.js';
 import { loadGroupingDecisions } from './grouping-decision-store.js';
 import { listOverflowFamilies } from './overflow-families.js';
 import type { FixOrder, IncidentStore, IngestInput, IngestStatus, QuietIncident } from '../../ports/incident-store.js';
+import { ADMITTED_FENCE_TTL_MS, type WriteFence } from '../../ports/write-fence.js';
 import { z } from 'zod';
 import { HOLD_FAMILY, RELEASE_FINGERPRINT, UPDATE_INCIDENT } from './incident-scripts.js';
 import { ingestBatchArgs, type IngestKeys } from './ingest-batch-args.js';
@@ -37,6 +38,19 @@ const MAX_CAS_ATTEMPTS = 20;
 /** How long a closed incident is remembered as its family's predecessor. */
 const PREDECESSOR_TTL_MS = 30 * 86_400_000;
 
+/** The denied record a refused write leaves: who would have written what, and why not. */
+function refusal(id: string, fence: WriteFence, intended: AuditEvent[], state: string): AuditEvent {
+  return AuditEvent.parse({
+    at: new Date().toISOString(), action: 'incident.write', outcome: 'denied', actor: intended[0]?.actor ?? PIPELINE_ACTOR, incidentId: id,
+    reason: `this worker's lease on ${fence.lock} (fence ${fence.fence}) was taken over and a later holder has written`,
+    details: { lock: fence.lock, fence: fence.fence, code: ErrorCode.StaleLease, state, actions: intended.map((event) => event.action) },
+  });
+}
+
+function staleWrite(id: string, fence: WriteFence): MedicError {
+  return new MedicError(ErrorCode.StaleLease, `Refused the write to ${id}: this worker's lease on ${fence.lock} (fence ${fence.fence}) was taken over and a later holder has written; the record is that holder's.`);
+}
+
 export interface IncidentStoreOptions {
   /** A closed (resolved) incident is deleted this long after it closed; 0 keeps it. */
   retentionMs?: number;
@@ -52,7 +66,7 @@ export function createIncidentStore(redis: RedisClient, prefix: string, options:
     // The batch script's key count depends on the batch: it is the first argument of each call.
     redis.defineCommand('medicIngestBatch', { lua: INGEST_BATCH });
     redis.defineCommand('medicMergeFamily', { numberOfKeys: 7, lua: MERGE_FAMILY });
-    redis.defineCommand('medicUpdateIncident', { numberOfKeys: 8, lua: UPDATE_INCIDENT });
+    redis.defineCommand('medicUpdateIncident', { numberOfKeys: 9, lua: UPDATE_INCIDENT });
     redis.defineCommand('medicReleaseFingerprint', { numberOfKeys: 3, lua: RELEASE_FINGERPRINT });
     redis.defineCommand('medicHoldFamily', { numberOfKeys: 3, lua: HOLD_FAMILY });
   }
@@ -158,7 +172,8 @@ export function createIncidentStore(redis: RedisClient, prefix: string, options:
       if (!incident) throw new MedicError(ErrorCode.NotFound, `No incident ${id}. List them with \`npm run medic -- incidents\`.`);
       return incident;
     },
-    async update(id, mutate, known) {
+    async update(id, mutate, known, options = {}) {
+      const { fence } = options;
       for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
         const assumed = attempt === 0 && known?.id === id;
         const current = assumed ? known : await get(id);
@@ -170,9 +185,11 @@ export function createIncidentStore(redis: RedisClient, prefix: string, options:
         const next = Incident.parse({ ...mutation.incident, version: current.version + 1 });
         const audit = mutation.audit.map((event) => JSON.stringify(AuditEvent.parse({ ...event, incidentId: id })));
         const order = mutation.order ? [orderField(mutation.order), JSON.stringify(FixOrderSchema.parse(mutation.order))] : ['', ''];
+        const fenced = fence ? [String(fence.fence), JSON.stringify(refusal(id, fence, mutation.audit, next.state)), ADMITTED_FENCE_TTL_MS] : ['', '', 0];
         const result = await r.medicUpdateIncident(
           key(id), `${prefix}audit`, `${prefix}audit:${id}`, keys.byState, keys.outbox, keys.state(current.state), keys.state(next.state), keys.incidents,
-          String(current.version), JSON.stringify(next), ...order, auditMaxLen, Math.min(auditMaxLen, 10_000), ...audit,
+          fence ? `${prefix}${fence.lock}:admitted` : key(id),
+          String(current.version), JSON.stringify(next), ...order, auditMaxLen, Math.min(auditMaxLen, 10_000), ...fenced, ...audit,
         );
         if (result === 1) {
           // Retention starts when an incident is resolved, and stops if it is reopened.
@@ -181,6 +198,7 @@ export function createIncidentStore(redis: RedisClient, prefix: string, options:
           return next;
         }
         if (result === -1) throw new MedicError(ErrorCode.NotFound, `No incident ${id}.`);
+        if (result === -2 && fence) throw staleWrite(id, fence);
       }
       throw new MedicError(ErrorCode.Conflict, `Incident ${id} kept changing under concurrent writers; try again.`, { transient: true });
     },

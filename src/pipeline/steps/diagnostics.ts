@@ -18,15 +18,8 @@ export const diagnosticsStep: Step = {
       : { actions: [], notes: [...notes, 'Operational actions are not configured here; the proposals were not validated.'].slice(0, 15) };
     const ran = diagnostics.actions.filter((a) => a.outcome);
     // Keyed by round: a retried step does not post twice, a re-analysis posts its own results.
-    if (ran.length > 0 && deps.requestReply) {
-      // A delivery: kept until the card is posted and Slack takes it.
-      await deps.requestReply(incident.id, `diagnostics:${incident.id}:${incident.round}`, presentDiagnosticsReply(incident.id, ran));
-    } else if (ran.length > 0 && incident.card) {
-      // The reply is a courtesy (the card lists the results too): a failing Slack never fails the analysis.
-      await deps.chat.replyInThread(incident.card, `diagnostics:${incident.id}:${incident.round}`, presentDiagnosticsReply(incident.id, ran)).catch((error: unknown) => {
-        deps.logger.warn({ incidentId: incident.id, err: error }, 'diagnostics reply failed');
-      });
-    }
+    // A delivery: kept until the card is posted and Slack takes it, so a failing Slack never fails the analysis.
+    if (ran.length > 0) await deps.requestReply(incident.id, `diagnostics:${incident.id}:${incident.round}`, presentDiagnosticsReply(incident.id, ran));
     return {
       patch: { diagnostics },
       details: { proposed: intents.length, kept: diagnostics.actions.length, ran: ran.map((a) => `${a.tool}:${a.outcome?.status ?? ''}`) },

@@ -1,10 +1,10 @@
-import { presentIncidentCard } from '../../presenters/incident-card.js';
 import type { Step } from '../step.js';
 import { incidentDisplayTitle } from '../../domain/display-title.js';
 
 /**
- * Posts the card early (once per incident, by key) so on-call sees Medic at work — in the channel
- * the service catalog gives the incident's service, and saying so when the service is unknown.
+ * Routes the incident and titles it before its first card, which the delivery job posts early
+ * (once per incident, by key) so on-call sees Medic at work — in the channel the service catalog
+ * gives the incident's service, and saying so when the service is unknown.
  */
 export const intakeStep: Step = {
   name: 'intake',
@@ -14,13 +14,9 @@ export const intakeStep: Step = {
     const samples = await deps.store.recentEvents(current.id);
     const displayTitle = incidentDisplayTitle(current, samples.map((event) => event.message));
     const incident = { ...current, displayTitle, ...(route ? { route } : {}) };
-    // With a delivery job, the card is posted once this step is persisted (see runAnalysis).
+    // The card is posted once this step is persisted (see runAnalysis).
     // The first event's log time is recorded here, when the incident's story starts (the timeline reads it).
     const details = { service: incident.service, severity: incident.severity, firstEventAt: incident.firstEvent.time, ...(route ? { catalogService: route.service, known: route.known, channel: route.channel } : {}) };
-    if (deps.requestCard) return { patch: { displayTitle, ...(route ? { route } : {}) }, details };
-    const stats = await deps.store.stats(incident.id);
-    const rate = await deps.store.eventRate(incident.id);
-    const card = incident.card ?? (await deps.chat.postCard(`card:${incident.id}`, presentIncidentCard({ incident, stats, rate }), route?.channel));
-    return { patch: { card, displayTitle, ...(route ? { route } : {}) }, details: { ...details, ...(incident.card ? {} : { cardChannel: card.channel }) } };
+    return { patch: { displayTitle, ...(route ? { route } : {}) }, details };
   },
 };

@@ -2,7 +2,6 @@ import { PIPELINE_ACTOR } from '../../domain/audit.js';
 import { failureSignature, familyIdOf } from '../../domain/failure-signature.js';
 import type { Incident, SameFailureLink } from '../../domain/incident.js';
 import { isOverflowFingerprint } from '../../domain/storm-policy.js';
-import { presentIncidentCard } from '../../presenters/incident-card.js';
 import { presentIncidentTitle } from '../../presenters/incident-title.js';
 import type { PipelineDeps } from '../pipeline-deps.js';
 import type { Step } from '../step.js';
@@ -54,17 +53,7 @@ async function linkBack(firstId: string, incident: Incident, deps: PipelineDeps)
       audit: [{ at, action: 'incident.same-failure', outcome: 'done', actor: PIPELINE_ACTOR, details: { incident: incident.id, service: incident.service } }],
     };
   });
-  if (deps.requestCard) {
-    await deps.requestCard(first.id, first.version, 'final').catch((error: unknown) => deps.logger.warn({ incidentId: first.id, err: error }, 'could not request the first card'));
-    return;
-  }
-  if (!first.card) return;
-  // A courtesy, like the progress updates: the holder's own next render shows it too.
-  try {
-    await deps.chat.updateCard(first.card, presentIncidentCard({ incident: first, stats: await deps.store.stats(first.id), rate: await deps.store.eventRate(first.id) }));
-  } catch (error) {
-    deps.logger.warn({ incidentId: first.id, err: error }, 'could not show the same-failure link on the first card');
-  }
+  await deps.requestCard(first.id, first.version, 'final').catch((error: unknown) => deps.logger.warn({ incidentId: first.id, err: error }, 'could not request the first card'));
 }
 
 /**
