@@ -126,22 +126,33 @@ const TRAILING_POSITION = /:\d+(?:(:)\d+)?(\)?\s*)$/;
 /**
  * A key two texts share when their traces name the same exceptions and the same frames (file,
  * function, in-app or not) in the same structure, and differ at most in line and column numbers
- * and in the first line's message: the first line is keyed by what it contributes, every other
- * line by its text with its closing position zeroed. Every frame pattern reads a closing
- * position as digits of any length and nothing else depends on them, so texts with one key parse
- * to traces equal but for line numbers and messages.
+ * and in messages: the first line, every exception line and every line without a closing
+ * position are keyed by what they contribute (the fields the parser reads of them, messages and
+ * line numbers left out), every other line by its text with its closing position zeroed. Every
+ * frame pattern reads a closing position as digits of any length and nothing else depends on
+ * them, so texts with one key parse to traces equal but for line numbers and messages.
  */
 export function traceShapeKey(raw: string, options: TraceReadOptions = {}): string {
   const lines = traceLines(raw);
   const head = lines[0] ?? '';
   const info = options.recordHeader ? headerInfo(head.slice(0, MAX_LINE)) : head.length > MAX_LINE ? undefined : lineInfo(head);
-  const parts = [JSON.stringify(info && [info.starts, info.parts.map((p) => p?.exceptionType ?? null), info.frame && [info.frame.file, info.frame.fn, info.frame.inApp], info.goFunction])];
+  const parts = [contribution(info)];
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     // A line too long to be read stays one in the key.
-    parts.push(line.length > MAX_LINE ? '\u0002' : line.replace(TRAILING_POSITION, ':0$1$2'));
+    if (line.length > MAX_LINE) parts.push('\u0002');
+    // A frame line by its text; an exception line (a JVM or Node trace repeats the event's
+    // message there) and any line without a closing position by what it contributes.
+    else if (TRAILING_POSITION.test(line) && !EXCEPTION_LINE.test(line)) parts.push(line.replace(TRAILING_POSITION, ':0$1$2'));
+    else parts.push(`\u0001${contribution(lineInfo(line))}`);
   }
   return parts.join('\n');
+}
+
+/** What a line gives a trace, but for messages and line numbers: the fields `parseStackTrace` reads. */
+function contribution(info: LineInfo | undefined): string {
+  const frame = info?.frame;
+  return JSON.stringify(info && [info.starts, info.parts.map((p) => p?.exceptionType ?? null), frame && [frame.file, frame.fn ?? null, frame.inApp, frame.language ?? null, frame.module ?? null], info.goFunction ?? null]);
 }
 
 /** Parses the exception types and frames out of a raw error text; tolerant of anything. */

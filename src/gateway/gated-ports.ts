@@ -1,5 +1,5 @@
 import { ErrorCode, MedicError } from '../domain/errors.js';
-import type { RawLogLine } from '../domain/event.js';
+import type { ErrorEvent, RawLogLine } from '../domain/event.js';
 import type { CardRef } from '../domain/incident.js';
 import type { CodeCandidate } from '../ports/analyst.js';
 import type { Chat } from '../ports/chat.js';
@@ -56,6 +56,13 @@ export function createGatedPorts(gateway: ToolGateway, ports: PlainPorts, contex
       name: logs.name,
       check: () => logs.check(),
       poll: (checkpoint) => call<PollResult>('logs.poll', checkpoint === undefined ? {} : { checkpoint }),
+      // One audited call for the whole stream; its events reach the caller as they are read.
+      ...(logs.pollStream ? {
+        pollStream: async (checkpoint: string | undefined, onEvents: (events: ErrorEvent[]) => Promise<void>) => unwrapResult('logs.poll-stream', await gateway.invoke(
+          { tool: 'logs.poll-stream', args: checkpoint === undefined ? {} : { checkpoint } },
+          { ...context, sink: (items) => onEvents(items as ErrorEvent[]) },
+        )) as { checkpoint: string; events: number },
+      } : {}),
       window: (query) => call<RawLogLine[]>('logs.window', query),
       ...(logs.findLine ? { findLine: (service: string, pattern: string, since: string) => call<LogLineHit | undefined>('logs.find-line', { service, pattern, since }) } : {}),
     },

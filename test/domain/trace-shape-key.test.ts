@@ -60,6 +60,23 @@ describe('trace shape key', () => {
     }
   });
 
+  it('is the same for a log record whose trace repeats each event\'s own message on its exception line', () => {
+    const record = (order: number, ip: string, line: number) => [
+      `request to http://fraud-svc:8080/score/${order} failed`,
+      `FetchError: request to http://fraud-svc:8080/score/${order} failed, reason: connect ECONNREFUSED ${ip}:8080`,
+      `    at scoreFraud (/srv/payments/src/fraud/client.ts:${line}:7)`,
+      `Caused by: SystemError: connect ECONNREFUSED ${ip}:8080`,
+      `    at TCPConnectWrap.afterConnect (node:net:${line + 1}:16)`,
+    ].join('\n');
+    const a = record(1, '10.0.3.4', 12);
+    const b = record(98_765, '10.0.200.17', 340);
+    expect(traceShapeKey(b, { recordHeader: true })).toBe(traceShapeKey(a, { recordHeader: true }));
+    expect(shape(b)).toEqual(shape(a));
+    // A different exception type or frame on those lines is a different key.
+    expect(traceShapeKey(a.replace('FetchError', 'AbortError'), { recordHeader: true })).not.toBe(traceShapeKey(a, { recordHeader: true }));
+    expect(traceShapeKey(a.replace('scoreFraud', 'scoreRisk'), { recordHeader: true })).not.toBe(traceShapeKey(a, { recordHeader: true }));
+  });
+
   it('never joins two texts whose traces differ: equal keys mean equal shapes, across every pair', () => {
     const all = traces.flatMap((raw) => [raw, variant(raw, rand), raw.replace(/\.(java|py|ts|js|go|kt|cs|php|rb)\b/, '_other.$1')]);
     const byKey = new Map<string, ReturnType<typeof shape>>();

@@ -151,6 +151,7 @@ export function exampleArgs(tool: string): Record<string, unknown> {
   const proposal = buildProposal();
   const examples: Record<string, Record<string, unknown>> = {
     'logs.poll': { checkpoint: 'c0' },
+    'logs.poll-stream': { checkpoint: 'c0' },
     'logs.find-line': { service: 'orders-api', pattern: 'deployed version', since: '2025-03-01T10:00:00.000Z' },
     'logs.window': { event: buildEvent(), beforeMs: 300_000, afterMs: 300_000, limit: 200 },
     'docs.search': { query: 'null pointer in orders', service: 'orders-api', limit: 5 },

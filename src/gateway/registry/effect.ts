@@ -43,6 +43,8 @@ export interface InvocationContext {
   traceId?: string;
   /** The approval reference a MUTATING call claims; checked against the approval store, never trusted. */
   approvalId?: string;
+  /** Where a streaming read hands over what it reads, a part at a time (the stream waits for it). */
+  sink?: (items: readonly unknown[]) => Promise<void>;
 }
 
 /** What the model (or a job) proposes. `plane` defaults to server; client-plane intents are refused. */

@@ -7,6 +7,8 @@ import type { LogSource } from '../../ports/log-source.js';
 import type { VectorHit } from '../../ports/retrieval.js';
 import { explicitName, repoPath } from '../arguments/identifiers.js';
 import { defineTool, missing, type AnyToolSpec } from './tool-spec.js';
+import { DEFAULT_READ_IDLE_MS, readWithIdleDeadline, STREAM_TIMEOUT_MS } from './stream-deadline.js';
+import { ErrorCode, MedicError } from '../../domain/errors.js';
 
 export const DocsSearchArgs = z.strictObject({
   query: z.string().min(1).max(8_000),
@@ -54,6 +56,23 @@ export function createReadTools(deps: ReadToolDeps): AnyToolSpec[] {
       available: logs !== undefined,
       ...(logs?.timeoutMs ? { timeoutMs: logs.timeoutMs } : {}),
       handler: (args, ctx) => (logs ?? missing('The log source')).poll(args.checkpoint, { signal: ctx.signal }),
+    }),
+    defineTool({
+      ...read,
+      name: 'logs.poll-stream',
+      summary: 'Poll the log source for new errors after a checkpoint, handing them over as they are read',
+      upstream: 'logs',
+      schema: z.strictObject({ checkpoint: z.string().max(4_096).optional() }),
+      identifiers: [],
+      available: logs?.pollStream !== undefined,
+      // The caller's ingest paces the stream: the read's own deadline is per part (see stream-deadline.ts).
+      timeoutMs: STREAM_TIMEOUT_MS,
+      handler: (args, ctx) => {
+        const stream = logs?.pollStream?.bind(logs) ?? missing('A streaming log source');
+        const sink = ctx.sink;
+        if (!sink) throw new MedicError(ErrorCode.ValidationFailed, 'logs.poll-stream needs a sink for the events it reads.');
+        return readWithIdleDeadline((onEvents) => stream(args.checkpoint, onEvents), sink, logs?.timeoutMs ?? DEFAULT_READ_IDLE_MS, ctx.signal);
+      },
     }),
     defineTool({
       ...read,
