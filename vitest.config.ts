@@ -8,6 +8,9 @@ export default defineConfig({
     // Two cores: integration tests spawn worker processes and share one Redis.
     fileParallelism: true,
     maxWorkers: 2,
+    // Concurrent tests (the crash drills) each run worker processes of their own: three at a time keeps
+    // the restart waits overlapping without starving the other file on the second core.
+    maxConcurrency: 3,
     setupFiles: ['test/setup/close-network.ts'],
     globalSetup: ['test/setup/build-dist.mjs'],
   },
