@@ -28,7 +28,7 @@ describe('a proposal whose check fails', () => {
     expect(incident.proposalCheck?.output).toMatch(/src\/checkout\/discounts\.ts.*error TS2322/);
     const blocks = presentIncidentCard({ incident }).blocks as { block_id?: string; text?: { text: string }; elements?: { action_id?: string }[] }[];
     expect(blocks.find((b) => b.block_id === 'medic_check')?.text?.text).toMatch(/^\*Check ✗\* `ln -s .*tsc --noEmit -p tsconfig\.json` exit 2/);
-    expect(blocks.find((b) => b.block_id === 'medic_decision')?.elements?.map((e) => e.action_id)).toEqual(['medic_reject', 'medic_details']);
+    expect(blocks.find((b) => b.block_id === 'medic_decision')?.elements?.map((e) => e.action_id)).toEqual(['medic_reject', 'medic_details', 'medic_feedback_rca_up', 'medic_feedback_rca_down']);
 
     const refused = await medic.commands.approve({ incidentId: incident.id, caller: { userId: APPROVER, via: 'slack' }, proposalHash: incident.proposal!.contentHash });
     expect(refused).toMatchObject({ ok: false, code: 'ERR_FIX_REFUSED' });

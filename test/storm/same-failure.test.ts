@@ -69,8 +69,12 @@ describe('the same failure reported by two services', () => {
     expect(second.proposalNote).toContain(`Same failure as ${first.id}`);
     expect(second.provenance.fix).toBeUndefined(); // no model was asked for a second fix
 
-    const cards = await cardsOf(w, second.id);
-    expect(cards.at(-1)).toContain(`same failure as \`${first.id}\` in \`shop\``);
+    // The card is the delivery job's: awaited, not read the instant the incident is recorded.
+    const card = await w.waitFor(async () => {
+      const last = (await cardsOf(w, second.id)).at(-1);
+      return last?.includes('same failure as') ? last : undefined;
+    }, 'the second card, saying "same failure as"');
+    expect(card).toContain(`same failure as \`${first.id}\` in \`shop\``);
     const holder = await medic.store.require(first.id);
     expect(holder.sameFailures).toEqual([{ incidentId: second.id, service: 'storefront' }]);
     expect(holder.state).toBe('awaiting_approval');
