@@ -5,7 +5,8 @@
  * (`medic approve`, the same approve use-case the web's Slack handler runs) during analyses,
  * approvals and fixes, and Redis itself is SIGKILLed once and restarted on its AOF. A kill only
  * lands on a process that is up (booted), and never on the last worker that is up; a supervisor
- * restarts whatever died, as a container restart policy would.
+ * restarts whatever died, as a container restart policy would. Each process runs the built
+ * bundle, as `npm start` does (built from the sources when the drill starts).
  *
  * Headline (one drill; it is a fault count, not a timing): lost (events written but not counted
  * in any incident, plus families with no incident), duplicated (second incidents of a family,
@@ -24,6 +25,7 @@ import type { Incident } from '../src/domain/incident.js';
 import { fixBranches } from '../test/support/git-remote.js';
 import { APPROVER, ROOT, createWorld, type World } from '../test/support/medic-world.js';
 import { startOwnRedis } from '../test/support/own-redis.js';
+import { buildDist } from '../scripts/build.mjs';
 import type { BenchReport } from './report.js';
 
 const FAMILIES = Number(process.env.MEDIC_CHAOS_FAMILIES ?? 6);
@@ -57,7 +59,7 @@ const up = new WeakSet<ChildProcess>();
 const boots: number[] = [];
 
 function spawnRole(world: World, args: string[], env: Record<string, string> = {}): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...world.env, ...CHAOS_ENV, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...world.env, ...CHAOS_ENV, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
   child.on('error', () => undefined);
   let seen = '';
   const spawnedAt = Date.now();
@@ -89,6 +91,7 @@ const BUSY = Number(process.env.MEDIC_CHAOS_BUSY ?? cpus().length * 2);
  * (`MEDIC_CHAOS_BUSY`; 0 skips it), whose figures carry a `_loaded` suffix.
  */
 export default async function chaosBench(): Promise<BenchReport> {
+  await buildDist();
   const quiet = await drill(0);
   if (!(BUSY > 0)) return quiet;
   const loaded = await drill(BUSY);
@@ -129,8 +132,8 @@ async function drill(busy: number): Promise<BenchReport> {
   const timeline: Record<string, number | string>[] = [];
   world.redis.on('error', () => undefined);
   try {
-    const startWorker = (i: number) => (workers[i] = spawnRole(world, [join(ROOT, 'src/main.ts'), '--role', 'worker', '--exit-with-parent']));
-    const startWeb = () => (web = spawnRole(world, [join(ROOT, 'src/main.ts'), '--role', 'web', '--exit-with-parent']));
+    const startWorker = (i: number) => (workers[i] = spawnRole(world, [join(ROOT, 'dist/main.js'), '--role', 'worker', '--exit-with-parent']));
+    const startWeb = () => (web = spawnRole(world, [join(ROOT, 'dist/main.js'), '--role', 'web', '--exit-with-parent']));
     for (let i = 0; i < 3; i++) startWorker(i);
     startWeb();
 
@@ -147,7 +150,7 @@ async function drill(busy: number): Promise<BenchReport> {
     const approve = async () => {
       for (const incident of incidents.filter((i) => i.state === 'awaiting_approval' && i.proposal)) {
         if (alive(approvers.get(incident.id))) continue;
-        const child = spawnRole(world, [join(ROOT, 'src/cli/medic.ts'), 'approve', incident.id, incident.proposal!.contentHash]);
+        const child = spawnRole(world, [join(ROOT, 'dist/cli/medic.js'), 'approve', incident.id, incident.proposal!.contentHash]);
         approvers.set(incident.id, child);
         if (Math.random() < 0.4) {
           setTimeout(() => {
