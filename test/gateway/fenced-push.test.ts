@@ -2,11 +2,18 @@ import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGitFixPublisher } from '../../src/adapters/git/git-fix-publisher.js';
+import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
+import { ErrorCode, MedicError } from '../../src/domain/errors.js';
+import { isDegradingError } from '../../src/gateway/degradation/circuit-breaker.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import { runFix } from '../../src/pipeline/run-fix.js';
 import { createFixProposal, fixBranchName } from '../../src/domain/fix.js';
 import { createTargetLocks } from '../../src/gateway/effect-gate/approval-store.js';
 import { recordFixApproval } from '../../src/gateway/effect-gate/fix-approval.js';
 import { createGatedPorts } from '../../src/gateway/gated-ports.js';
 import { SAMPLE_FILES, buildRemote, remoteBranches, type TestRemote } from '../git/build-remote.js';
+import { buildIncident } from '../support/builders.js';
 import { createTestRedis } from '../support/redis.js';
 import { APPROVER, buildHarness } from './support.js';
 
@@ -29,13 +36,26 @@ describe('the fix push checks the write lease at the resource', () => {
     await env.cleanup();
   });
 
-  /** A publish through the gateway whose worker "pauses" after its commit, at the seam before the push. */
-  async function publishPausedAt(pause: () => Promise<void>, lockLeaseMs?: number) {
+  /** The gated publisher of a worker that "pauses" after its commit, at the seam before the push. */
+  async function pausedPublisher(pause: () => Promise<void>, lockLeaseMs?: number) {
     const publisher = createGitFixPublisher({ remoteUrl: remote.bare, branch: 'main', workDir: join(remote.root, 'data', 'repo'), worktreeRoot: mkdtempSync(join(remote.root, 'wt-')), beforePush: pause });
     const h = buildHarness(env.redis, env.prefix, { deps: { publisher }, ...(lockLeaseMs ? { lockLeaseMs } : {}) });
     const proposal = createFixProposal({ file: FILE, before: SAMPLE_FILES[FILE] ?? '', after: FIXED, explanation: 'guard the empty cart' });
     await recordFixApproval(h.approvals, { incidentId, proposal, approverId: APPROVER });
-    const gated = createGatedPorts(h.gateway, { publisher }, pipeline);
+    return { h, proposal, gated: createGatedPorts(h.gateway, { publisher }, pipeline) };
+  }
+
+  /** While this worker is paused its lease runs out; another worker takes the lock (a larger fence) and writes first. */
+  async function laterHolderWrites() {
+    await env.redis.del(lockKey(env.prefix));
+    const later = await createTargetLocks(env.redis, env.prefix, { leaseMs: 60_000 }).acquire(`code-host:${incidentId}`);
+    expect(await later!.admit()).toBe(true);
+    await later!.release();
+  }
+
+  /** A publish through the gateway by a worker paused before its push. */
+  async function publishPausedAt(pause: () => Promise<void>, lockLeaseMs?: number) {
+    const { h, proposal, gated } = await pausedPublisher(pause, lockLeaseMs);
     const branch = fixBranchName(incidentId, '2026-03-01T10:20:30Z');
     const outcome = await gated.publisher!.publish({ incidentId, branch, proposal, message: 'Guard the empty cart' }).then(
       (value) => ({ ok: true as const, value }),
@@ -46,19 +66,40 @@ describe('the fix push checks the write lease at the resource', () => {
   }
 
   it('refuses a holder whose lease was taken over and written by a later holder, and audits it', async () => {
-    const { outcome, calls, branch } = await publishPausedAt(async () => {
-      // While this worker is paused its lease runs out; another worker takes the lock (a larger
-      // fence) and writes first.
-      await env.redis.del(lockKey(env.prefix));
-      const later = await createTargetLocks(env.redis, env.prefix, { leaseMs: 60_000 }).acquire(`code-host:${incidentId}`);
-      expect(await later!.admit()).toBe(true);
-      await later!.release();
-    });
+    const { outcome, calls, branch } = await publishPausedAt(laterHolderWrites);
     expect(outcome.ok).toBe(false);
-    expect(String((outcome as { error: Error }).error.message)).toMatch(/Refused push for inc-7: this worker's lease \(fence \d+\) was taken over/);
+    const refused = (outcome as { error: MedicError }).error;
+    expect(refused.message).toMatch(/Refused push for inc-7: this worker's lease \(fence \d+\) was taken over/);
+    // Retried, never the fix's end; and workers' coordination is no sign of the code host's load.
+    expect(refused).toMatchObject({ code: ErrorCode.StaleLease, transient: true });
+    expect(isDegradingError(refused)).toBe(false);
     expect(remoteBranches(remote.bare).has(branch)).toBe(false);
     expect(calls.map((c) => c.outcome)).toEqual(['failed']);
     expect(calls[0]!.reason).toMatch(/fence \d+/);
+  });
+
+  it('leaves the fix to the holder that wrote: the refused worker ends nothing as failed and records no step', async () => {
+    const { h, proposal, gated } = await pausedPublisher(laterHolderWrites);
+    const store = createIncidentStore(env.redis, env.prefix);
+    const incident = buildIncident({ id: incidentId, fingerprint: `fp-${incidentId}` });
+    await store.ingest([{ event: incident.firstEvent, fingerprint: incident.fingerprint, candidate: incident }], Date.now());
+    const decision = { verdict: 'approved' as const, actor: { kind: 'user' as const, id: APPROVER, name: 'approver' }, proposalHash: proposal.contentHash, at: '2026-03-01T10:20:30Z' };
+    await store.update(incidentId, (current) => ({ incident: { ...current, state: 'approved', proposal, decision }, audit: [] }));
+    const never = async () => Promise.reject(new Error('not called'));
+    const cards: string[] = [];
+    const run = runFix(incidentId, proposal.contentHash, {
+      store, publisher: gated.publisher!, pullRequests: { open: never, check: never },
+      deliveries: { requestCard: async (id) => void cards.push(id), requestReply: never },
+      clock: () => new Date(), logger: createLogger({ level: 'silent' }), metrics: createMetrics(),
+    });
+    await expect(run).rejects.toMatchObject({ code: ErrorCode.StaleLease, transient: true });
+    const after = await store.require(incidentId);
+    expect(after.state).toBe('fixing');
+    expect(after.fix).toBeUndefined();
+    expect(after.steps.publish).toBeUndefined();
+    const actions = (await h.audit.list({ incidentId })).map((a) => a.action);
+    expect(actions).toContain('fix.start');
+    expect(actions).not.toContain('fix.finish');
   });
 
   it('pushes when no later holder has written, and leaves its fence as the latest admitted', async () => {

@@ -32,10 +32,13 @@ export interface Breakers {
   notice(): string | undefined;
 }
 
-/** A 429, a timeout, or a coded transient "upstream unavailable". Refusals (401, 422) are not load. */
+/** Workers' coordination (a lock held, a lease taken over): retried, but no sign of an upstream's load. */
+const COORDINATION = new Set<string>([ErrorCode.Internal, ErrorCode.Conflict, ErrorCode.StaleLease]);
+
+/** A 429, a timeout, or a coded transient "upstream unavailable". Refusals (401, 422) and workers' coordination are not load. */
 export function isDegradingError(error: unknown): boolean {
   if (statusOf(error) === 429) return true;
-  if (isMedicError(error)) return error.code === ErrorCode.UpstreamUnavailable || (error.transient && error.code !== ErrorCode.Internal);
+  if (isMedicError(error)) return error.code === ErrorCode.UpstreamUnavailable || (error.transient && !COORDINATION.has(error.code));
   const name = (error as { name?: string } | undefined)?.name;
   const code = (error as { code?: string } | undefined)?.code;
   return name === 'TimeoutError' || code === 'ETIMEDOUT' || code === 'ECONNRESET';

@@ -50,7 +50,8 @@ export function createCodeHostTools(deps: { publisher?: FixPublisher; pullReques
         const { lease } = ctx;
         const admit = lease
           ? async () => {
-              if (!(await lease.admit())) throw new MedicError(ErrorCode.Conflict, `Refused push for ${args.incidentId}: this worker's lease (fence ${lease.fence}) was taken over and a later holder has written; nothing was pushed.`);
+              // Transient: the holder that wrote owns the fix now, so this one must not end it as failed.
+              if (!(await lease.admit())) throw new MedicError(ErrorCode.StaleLease, `Refused push for ${args.incidentId}: this worker's lease (fence ${lease.fence}) was taken over and a later holder has written; nothing was pushed.`, { transient: true });
             }
           : undefined;
         return (publisher ?? missing('The fix publisher')).publish({ ...args, guard: { signal: ctx.signal, ...(admit ? { admit } : {}) } });
