@@ -32,8 +32,14 @@ const RUNS = Number(process.env.MEDIC_BENCH_CRASH_RUNS ?? 20);
 const BUSY = Number(process.env.MEDIC_BENCH_CRASH_BUSY ?? cpus().length * 2);
 const FILES = process.env.MEDIC_BENCH_CRASH_FILES ? process.env.MEDIC_BENCH_CRASH_FILES.split(',').map((f) => f.trim()).filter(Boolean) : CRASH_FILES;
 
-interface RunResult { ok: boolean; seconds: number; failed: string[] }
-interface VitestJson { testResults?: { assertionResults?: { fullName?: string; status?: string }[]; status?: string; message?: string }[] }
+interface RunResult { ok: boolean; seconds: number; failed: string[]; reasons: string[] }
+interface VitestJson { testResults?: { assertionResults?: { fullName?: string; status?: string; failureMessages?: string[] }[]; status?: string; message?: string }[] }
+
+/** The first line of a failure, without the terminal's colours: what a failed run is told by. */
+function firstLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return (text.replace(/\u001b\[[0-9;]*m/g, '').split('\n', 1)[0] ?? '').slice(0, 300);
+}
 
 /** A process that spins on the CPU until killed: the load the crash tests must hold under. */
 function busyProcess(): ChildProcess {
@@ -53,8 +59,9 @@ async function runFile(file: string, report: string): Promise<RunResult> {
     ...(r.assertionResults ?? []).filter((a) => a.status === 'failed').map((a) => a.fullName ?? '?'),
     ...(r.status === 'failed' && !(r.assertionResults ?? []).some((a) => a.status === 'failed') ? [`(file) ${(r.message ?? 'failed').split('\n', 1)[0]}`] : []),
   ]);
+  const reasons = results.flatMap((r) => (r.assertionResults ?? []).flatMap((a) => (a.status === 'failed' ? (a.failureMessages ?? []).slice(0, 1).map(firstLine) : [])));
   // No report at all is a failure too (the run died before vitest could write one).
-  return { ok: code === 0 && results.length > 0, seconds, failed: code === 0 || failed.length > 0 ? failed : [`exit ${code}`] };
+  return { ok: code === 0 && results.length > 0, seconds, failed: code === 0 || failed.length > 0 ? failed : [`exit ${code}`], reasons };
 }
 
 export default async function bench(): Promise<BenchReport> {
@@ -74,6 +81,7 @@ export default async function bench(): Promise<BenchReport> {
         results.set(file, [...(results.get(file) ?? []), result]);
         loads.push(loadavg()[0] ?? 0);
         process.stdout.write(`${result.ok ? '✓' : '✗'} ${file} run ${run + 1}/${RUNS} ${result.seconds.toFixed(1)} s${result.failed.length ? ` — ${result.failed.join('; ')}` : ''}\n`);
+        for (const reason of result.reasons) process.stdout.write(`    ${reason}\n`);
       }
     }
   } finally {
@@ -82,7 +90,7 @@ export default async function bench(): Promise<BenchReport> {
   }
   const rows = FILES.map((file) => {
     const runs = results.get(file) ?? [];
-    return { file, runs: runs.length, passed: runs.filter((r) => r.ok).length, medianSeconds: median(runs.map((r) => r.seconds)), failures: runs.flatMap((r) => r.failed) };
+    return { file, runs: runs.length, passed: runs.filter((r) => r.ok).length, medianSeconds: median(runs.map((r) => r.seconds)), failures: runs.flatMap((r) => r.failed), reasons: runs.flatMap((r) => r.reasons) };
   });
   return {
     headline: {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Cluster } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fixBranches, gitIn } from '../support/git-remote.js';
-import { crashDrill } from '../support/crash-drill.js';
+import { DRILL_MS, crashDrill } from '../support/crash-drill.js';
 import { APPROVER, awaitFixEnd, awaitIncident, startCheckoutWorld, type World } from '../support/medic-world.js';
 import { clusterWorldRedis, startRedisCluster, type TestRedisCluster } from '../support/redis-cluster.js';
 
@@ -60,5 +60,5 @@ describe('Medic on a Redis Cluster of three masters', () => {
     expect(outcome.cards).toBe(1);
     expect(outcome.branches).toEqual([outcome.incident.fix!.branch]);
     for (const [name, count] of Object.entries(outcome.stepAudits)) expect([name, count]).toEqual([name, 1]);
-  }, 150_000);
+  }, DRILL_MS + 10_000);
 });

@@ -12,8 +12,14 @@ export function exited(child: ChildProcess): Promise<string> {
   });
 }
 
-async function approveWhenReady(world: World, medic: Medic): Promise<Incident> {
-  const waiting = await awaitIncident(world, medic, ['awaiting_approval']);
+/**
+ * How long one drill may take, every wait in it included: on a machine busy with other drills and
+ * processes a worker's boot and a lapsed job lock take longer, and the wait that ran out is named.
+ */
+export const DRILL_MS = 150_000;
+
+async function approveWhenReady(world: World, medic: Medic, deadline: number): Promise<Incident> {
+  const waiting = await awaitIncident(world, medic, ['awaiting_approval'], deadline);
   const result = await medic.commands.approve({ incidentId: waiting.id, proposalHash: waiting.proposal!.contentHash, caller: { userId: APPROVER, via: 'cli' } });
   if (!result.ok) throw new Error(result.message);
   return waiting;
@@ -33,17 +39,18 @@ export interface DrillOutcome {
  * the expected answer.
  */
 export async function crashDrill(step: string, redis?: WorldRedis): Promise<DrillOutcome> {
+  const deadline = Date.now() + DRILL_MS;
   const world = await createWorld({ llm: 'scripted', ...(redis ? { redis } : {}) });
   try {
     await world.writeLogs('shop.jsonl', checkoutErrorLines(1));
     const operator = await world.startMedic(); // no workers: the CLI's view of the same Redis
     const first = world.spawnWorker({ MEDIC_CRASH_AFTER: step });
     const isFixStep = (FIX_STEPS as readonly string[]).includes(step);
-    if (isFixStep) await approveWhenReady(world, operator);
+    if (isFixStep) await approveWhenReady(world, operator, deadline);
     const killedBy = await exited(first);
     world.spawnWorker();
-    if (!isFixStep) await approveWhenReady(world, operator);
-    const incident = await world.waitFor(async () => (await operator.store.list({ states: ['fixed', 'fix_failed'] }))[0], 'the fix after the restart', 60_000);
+    if (!isFixStep) await approveWhenReady(world, operator, deadline);
+    const incident = await world.waitFor(async () => (await operator.store.list({ states: ['fixed', 'fix_failed'] }))[0], 'the fix after the restart', Math.max(0, deadline - Date.now()));
     const transcript = (await world.redis.lrange(`${world.prefix}console:transcript`, 0, -1)).map((row) => JSON.parse(row) as { kind: string });
     const trail = await operator.audit.list({ incidentId: incident.id });
     const stepAudits = Object.fromEntries([...PIPELINE_STEPS, ...FIX_STEPS].map((s) => [s, trail.filter((a) => a.action === `step.${s}`).length]));

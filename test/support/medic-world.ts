@@ -201,10 +201,11 @@ export async function cardsDelivered(medic: Medic): Promise<boolean> {
 }
 
 /** The first incident that reaches one of `states`, once its card shows it (cards are their own job). */
-export async function awaitIncident(world: World, medic: Medic, states: Incident['state'][]): Promise<Incident> {
-  const reached = await world.waitFor(async () => (await medic.store.list({ states }))[0], `an incident in ${states.join(' or ')}`);
+export async function awaitIncident(world: World, medic: Medic, states: Incident['state'][], deadline?: number): Promise<Incident> {
+  const left = () => (deadline === undefined ? undefined : Math.max(0, deadline - Date.now()));
+  const reached = await world.waitFor(async () => (await medic.store.list({ states }))[0], `an incident in ${states.join(' or ')}`, left());
   return world.waitFor(async () => {
     const incident = await medic.store.get(reached.id);
     return incident?.card && (await cardsDelivered(medic)) ? incident : undefined;
-  }, `the card of ${reached.id}`);
+  }, `the card of ${reached.id}`, left());
 }
