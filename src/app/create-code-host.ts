@@ -91,6 +91,7 @@ export function createCodeHost({ config, redis, logger, paths, repository }: { c
     ...gitRepo,
     sync: () => withDataLock(() => gitRepo.sync()),
     recentChanges: (...args) => (cloned() ? gitRepo.recentChanges(...args) : withDataLock(() => gitRepo.recentChanges(...args))),
+    commitLog: (...args) => (cloned() ? gitRepo.commitLog(...args) : withDataLock(() => gitRepo.commitLog(...args))),
     blame: (...args) => (cloned() ? gitRepo.blame(...args) : withDataLock(() => gitRepo.blame(...args))),
     blameFunction: (...args) => (cloned() ? gitRepo.blameFunction(...args) : withDataLock(() => gitRepo.blameFunction(...args))),
     commitFileChange: (...args) => (cloned() ? gitRepo.commitFileChange(...args) : withDataLock(() => gitRepo.commitFileChange(...args))),

@@ -11,6 +11,12 @@ export interface BlameHit {
   path: string;
 }
 
+/** A commit as the branch's log lists it: a recent change with every file it changed, and when it was committed. */
+export interface LoggedCommit extends RecentChange {
+  /** Committer date, ISO 8601: what `git log --since/--until` filters on. */
+  committedAt: string;
+}
+
 /** One file's content just before and just after a commit (undefined: the file did not exist). */
 export interface CommitFileChange {
   sha: string;
@@ -41,6 +47,12 @@ export interface CodeRepository extends Checkable {
   revision?(): Promise<string | undefined>;
   /** Commits touching `paths` in the `sinceDays` before `until` (ISO 8601; default now). */
   recentChanges(paths: string[], sinceDays: number, limit: number, until?: string): Promise<RecentChange[]>;
+  /**
+   * Every commit of the branch committed at or after `since` (ISO 8601), newest first as `git log`
+   * lists them, at most `maxCount`, each with every file it changed: the one read that many
+   * `recentChanges` questions of one revision can be answered from.
+   */
+  commitLog?(since: string, maxCount: number): Promise<LoggedCommit[]>;
   /** The commit that last changed `line` of `path` (1-based), or undefined when history does not say. */
   blame(path: string, line: number): Promise<BlameHit | undefined>;
   /** The commit that last changed the function `fn` of `path`, when git can find the function. */

@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createGitRepository } from '../../src/adapters/git/git-repository.js';
 import { readHeadRevision } from '../../src/adapters/git/head-revision.js';
@@ -15,6 +18,29 @@ function counted(repo: CodeRepository) {
     recentChanges: (...args) => (calls.recentChanges++, repo.recentChanges(...args)),
   };
   return { calls, wrapped };
+}
+
+/** A scratch clone of `bare` that commits at given dates (author and committer) and pushes to main. */
+function datedCommits(bare: string, root: string) {
+  const dir = join(root, 'dated');
+  const git = (args: string[], date?: string) =>
+    execFileSync('git', ['-c', 'user.name=Dana', '-c', 'user.email=dana@example.com', '-c', 'commit.gpgsign=false', ...args], {
+      cwd: dir, encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}) },
+    });
+  execFileSync('git', ['clone', '--quiet', bare, dir]);
+  return {
+    commit(files: Record<string, string>, message: string, date: string) {
+      for (const [file, content] of Object.entries(files)) {
+        mkdirSync(dirname(join(dir, file)), { recursive: true });
+        writeFileSync(join(dir, file), content);
+      }
+      git(['add', '-A']);
+      git(['commit', '--quiet', '-m', message], date);
+    },
+    git,
+    push: () => git(['push', '--quiet', 'origin', 'HEAD:main']),
+  };
 }
 
 describe('the revision cache over a real clone', () => {
@@ -58,6 +84,52 @@ describe('the revision cache over a real clone', () => {
     // A window ending before the newest change excludes it; cached per end, so the two never mix.
     expect((await repo.recentChanges(['src/checkout/discounts.ts'], 3650, 10, before)).map((c) => c.sha)).not.toContain(latest!.sha);
     expect((await repo.recentChanges(['src/checkout/discounts.ts'], 3650, 10)).map((c) => c.sha)).toContain(latest!.sha);
+  });
+
+  it('answers every window and file set from one read of the branch log, exactly as git log -- <paths> does', async () => {
+    const dated = datedCommits(clone.remote.bare, clone.remote.root);
+    dated.commit({ 'src/checkout/discounts.ts': 'export const a = 1;\n' }, 'checkout: one', '2026-11-10T09:00:00Z');
+    dated.commit({ 'src/payments/client.ts': 'export const b = 1;\n', 'src/checkout/cart.ts': 'export const c = 1;\n' }, 'payments and cart', '2026-11-20T09:00:00Z');
+    // A side branch merged in: its commit touches one file, main's another.
+    dated.git(['checkout', '--quiet', '-b', 'side']);
+    dated.commit({ 'src/checkout/discounts.ts': 'export const a = 2;\n' }, 'side: discounts', '2026-11-25T09:00:00Z');
+    dated.git(['checkout', '--quiet', 'main']);
+    dated.commit({ 'src/payments/client.ts': 'export const b = 2;\n' }, 'main: payments', '2026-11-26T09:00:00Z');
+    dated.git(['merge', '--quiet', '--no-ff', '-m', 'merge side', 'side'], '2026-11-27T09:00:00Z');
+    dated.commit({ 'README.md': '# shop, later\n' }, 'docs', '2026-11-30T09:00:00Z');
+    dated.push();
+
+    const git = createGitRepository({ remoteUrl: clone.remote.bare, branch: 'main', workDir: clone.workDir });
+    await git.sync();
+    let logs = 0;
+    const wrapped: CodeRepository = { ...git, commitLog: (...args) => (logs++, git.commitLog(...args)), recentChanges: () => Promise.reject(new Error('asked of git one window at a time')) };
+    const repo = createRevisionCachedRepository(wrapped, { revision: () => readHeadRevision(clone.workDir) });
+    const questions: [string[], number, number, string][] = [
+      [['src/checkout/discounts.ts'], 14, 10, '2026-11-28T00:00:00Z'],
+      [['src/payments/client.ts', 'src/checkout/cart.ts'], 14, 10, '2026-11-28T00:00:00Z'],
+      [['src/payments/client.ts'], 14, 1, '2026-11-28T00:00:00Z'],
+      [['src/checkout'], 14, 10, '2026-11-29T00:00:00Z'],
+      [['src/checkout/discounts.ts'], 5, 10, '2026-11-25T09:00:00Z'],
+      [[], 7, 10, '2026-12-01T00:00:00Z'],
+      [['README.md'], 1, 10, '2026-11-29T00:00:00Z'],
+    ];
+    for (const [paths, days, limit, until] of questions) {
+      expect([paths, days, until, await repo.recentChanges(paths, days, limit, until)]).toEqual([paths, days, until, await git.recentChanges(paths, days, limit, until)]);
+    }
+    expect(logs).toBe(1);
+    // A first event so old that its window starts before the log read: the log is read again, further back.
+    expect(await repo.recentChanges(['src/checkout/discounts.ts'], 14, 10, '2026-11-12T00:00:00Z')).toEqual(await git.recentChanges(['src/checkout/discounts.ts'], 14, 10, '2026-11-12T00:00:00Z'));
+    expect(logs).toBe(2);
+  });
+
+  it('asks git window by window when the branch log holds more commits than the cache keeps', async () => {
+    const git = createGitRepository({ remoteUrl: clone.remote.bare, branch: 'main', workDir: clone.workDir });
+    await git.sync();
+    const { calls, wrapped } = counted(git);
+    const repo = createRevisionCachedRepository(wrapped, { revision: () => readHeadRevision(clone.workDir), maxLoggedCommits: 0 });
+    const until = new Date().toISOString();
+    expect(await repo.recentChanges(['src/checkout/discounts.ts'], 3650, 10, until)).toEqual(await git.recentChanges(['src/checkout/discounts.ts'], 3650, 10, until));
+    expect(calls.recentChanges).toBe(1);
   });
 
   it('keeps no failure and reads through when the revision is unknown', async () => {

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RecentChange } from '../../domain/analysis.js';
 import { asMedicError } from '../../domain/errors.js';
-import type { CodeRepository } from '../../ports/code.js';
+import type { CodeRepository, LoggedCommit } from '../../ports/code.js';
 import { assertRepoRelativePath, readRepoFile } from '../../code-search/safe-read.js';
 import { assertCredentialFreeRemote, type GitCredentials } from './git-credentials.js';
 import { blameFunction, blameLine, commitFileChange } from './git-history.js';
@@ -28,7 +28,10 @@ export interface GitRepositoryOptions {
 const FIELD = '\x1f';
 const RECORD = '\x1e';
 
-export function createGitRepository(options: GitRepositoryOptions): CodeRepository {
+/** Medic's clone reads its branch's whole log too. */
+export type GitRepository = CodeRepository & Required<Pick<CodeRepository, 'commitLog'>>;
+
+export function createGitRepository(options: GitRepositoryOptions): GitRepository {
   assertCredentialFreeRemote(options.remoteUrl);
   const workDir = resolve(options.workDir);
   const git = createGitRunner({ workDir, remoteUrl: options.remoteUrl, credentials: options.credentials, timeoutMs: options.timeoutMs });
@@ -84,6 +87,14 @@ export function createGitRepository(options: GitRepositoryOptions): CodeReposito
       ]);
       return out.split(RECORD).filter((r) => r.trim()).map(parseLogRecord);
     },
+    async commitLog(since, maxCount) {
+      await ensureSynced();
+      const out = await git.run([
+        'log', `--since=${new Date(since).toISOString()}`, `--max-count=${Math.max(1, Math.floor(maxCount))}`, '--name-only', '--no-renames',
+        `--format=${RECORD}%H${FIELD}%an${FIELD}%aI${FIELD}%cI${FIELD}%s`, originRef,
+      ]);
+      return out.split(RECORD).filter((r) => r.trim()).map(parseLoggedCommit);
+    },
     async blame(path, line) {
       await ensureSynced();
       return blameLine(git, originRef, path, line);
@@ -103,4 +114,10 @@ function parseLogRecord(record: string): RecentChange {
   const [header = '', ...rest] = record.split('\n');
   const [sha = '', author = '', date = '', subject = ''] = header.split(FIELD);
   return { sha, author, date, subject, files: rest.map((l) => l.trim()).filter(Boolean) };
+}
+
+function parseLoggedCommit(record: string): LoggedCommit {
+  const [header = '', ...rest] = record.split('\n');
+  const [sha = '', author = '', date = '', committedAt = '', subject = ''] = header.split(FIELD);
+  return { sha, author, date, committedAt, subject, files: rest.map((l) => l.trim()).filter(Boolean) };
 }

@@ -1,18 +1,28 @@
 import type { RecentChange } from '../../domain/analysis.js';
-import type { BlameHit, CodeRepository, CommitFileChange } from '../../ports/code.js';
+import type { BlameHit, CodeRepository, CommitFileChange, LoggedCommit } from '../../ports/code.js';
+import { changesFromLog } from './changes-from-log.js';
 
 export interface RevisionCacheOptions {
   /** The revision the repository is at now; undefined means "unknown": read through, keep nothing. */
   revision: () => Promise<string | undefined>;
   /** Most bytes of file content held (default 64 MiB); past it, reads go through uncached. */
   maxBytes?: number;
+  /** Most commits one read of the branch's log may bring (default 5,000); past it, windows are asked of git one by one. */
+  maxLoggedCommits?: number;
   /** How long a git log answer is reused (default 5 minutes): "the last N days" moves with the clock. */
   changesTtlMs?: number;
   now?: () => number;
 }
 
+/** The branch's log held for a revision: every commit since `sinceMs`, or undefined when that was more than the index holds. */
+interface HeldLog {
+  sinceMs: number;
+  commits: Promise<LoggedCommit[] | undefined>;
+}
+
 interface Held {
   revision: string;
+  log?: HeldLog;
   files?: Promise<string[]>;
   contents: Map<string, Promise<string | undefined>>;
   bytes: number;
@@ -23,15 +33,22 @@ interface Held {
 
 /** History answers held per revision; past this many, reads go through uncached. */
 const MAX_HISTORY = 10_000;
+/** How much further back than the first question the index reaches, so later first events fit in it too. */
+const LOG_SLACK_MS = 7 * 86_400_000;
+const DAY_MS = 86_400_000;
 
 /**
  * A CodeRepository whose reads are kept per repository revision: the file list, file contents,
  * git logs, blames and commit reads are read once per commit and shared by every incident analysed
  * against it (a storm's twenty analyses search the same clone and often suspect the same commit),
- * and dropped as soon as the clone moves to a new commit. Failed reads are not kept.
+ * and dropped as soon as the clone moves to a new commit. Failed reads are not kept. Recent
+ * changes before a first event are filtered from one read of the branch's log, whatever the
+ * incident's files and window, when the repository offers it (`commitLog`) and the window's
+ * commits fit in it.
  */
 export function createRevisionCachedRepository(repo: CodeRepository, options: RevisionCacheOptions): CodeRepository {
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  const maxLogged = options.maxLoggedCommits ?? 5_000;
   const ttl = options.changesTtlMs ?? 5 * 60_000;
   const now = options.now ?? Date.now;
   let held: Held | undefined;
@@ -59,6 +76,21 @@ export function createRevisionCachedRepository(repo: CodeRepository, options: Re
     return value;
   }
 
+  /** The revision's log from `startMs` on, read once (further back when a question reaches past it); undefined without one. */
+  async function loggedSince(h: Held, startMs: number): Promise<LoggedCommit[] | undefined> {
+    if (!repo.commitLog) return undefined;
+    if (!h.log || h.log.sinceMs > startMs) {
+      const sinceMs = startMs - LOG_SLACK_MS;
+      const commits = repo.commitLog(new Date(sinceMs).toISOString(), maxLogged + 1).then((log) => (log.length > maxLogged ? undefined : log));
+      const held: HeldLog = { sinceMs, commits };
+      h.log = held;
+      commits.catch(() => {
+        if (h.log === held) h.log = undefined;
+      });
+    }
+    return h.log.commits;
+  }
+
   return {
     ...repo,
     revision: () => options.revision(),
@@ -83,6 +115,11 @@ export function createRevisionCachedRepository(repo: CodeRepository, options: Re
       // The window ends at the first event (`until`), not now: events older than the window still have their changes.
       const h = await current();
       if (!h) return repo.recentChanges(paths, sinceDays, limit, until);
+      // One read of the branch's log answers every incident's window and files at this revision
+      // (a window that ends now moves with the repository's clock, so it is asked of git).
+      const endMs = until === undefined ? NaN : Date.parse(until);
+      const logged = Number.isFinite(endMs) ? await loggedSince(h, endMs - sinceDays * DAY_MS) : undefined;
+      if (logged) return changesFromLog(logged, paths, endMs - sinceDays * DAY_MS, endMs, limit);
       const key = JSON.stringify([paths, sinceDays, limit, until ?? null]);
       const cached = h.changes.get(key);
       if (cached && now() - cached.at < ttl) return cached.value;
