@@ -83,6 +83,18 @@ function progressOf(incidents: Incident[]): number {
   return incidents.reduce((sum, i) => sum + Object.keys(i.steps).length + (i.state === 'fixed' ? 1 : 0), 0);
 }
 
+/** Each unfinished incident's state and newest persisted step, counted: `analyzing after rca: 2, fixing after publish: 1`. */
+function stallSummary(incidents: Incident[]): string {
+  const counts = new Map<string, number>();
+  for (const i of incidents) {
+    if (i.state === 'fixed') continue;
+    const last = Object.entries(i.steps).sort((a, b) => (a[1]?.at ?? '').localeCompare(b[1]?.at ?? '')).at(-1)?.[0];
+    const key = `${i.state}${last ? ` after ${last}` : ''}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([key, n]) => `${key}: ${n}`).join(', ');
+}
+
 /** Busy processes beside the loaded drill: two per core, by default. */
 const BUSY = Number(process.env.MEDIC_CHAOS_BUSY ?? cpus().length * 2);
 
@@ -199,12 +211,14 @@ async function drill(busy: number): Promise<BenchReport> {
     while (Date.now() - started < DEADLINE_MS) {
       await sleep(250);
       const seen = await store.list({ limit: 1_000 }).catch(() => undefined);
+      // What the stalled incidents waited in (state and last step), to tell a slow step from a lost job.
+      const waited = stallSummary(incidents);
       if (seen) incidents = seen;
       const now = progressOf(incidents);
       if (now > progress) {
         // Stalls count from the first step: the fleet's first boot is not a crash's doing.
         const stalled = progress <= 0 ? 0 : Date.now() - lastProgress;
-        if (stalled > 5_000) timeline.push({ at_s: (Date.now() - started) / 1000, stall_s: stalled / 1000 });
+        if (stalled > 5_000) timeline.push({ at_s: (Date.now() - started) / 1000, stall_s: stalled / 1000, waited });
         progress = now;
         lastProgress = Date.now();
       }
