@@ -122,14 +122,20 @@ describe('the revision cache over a real clone', () => {
     expect(logs).toBe(2);
   });
 
-  it('asks git window by window when the branch log holds more commits than the cache keeps', async () => {
+  it('asks git window by window when the branch log holds more commits than the cache keeps, or cannot be read', async () => {
     const git = createGitRepository({ remoteUrl: clone.remote.bare, branch: 'main', workDir: clone.workDir });
     await git.sync();
-    const { calls, wrapped } = counted(git);
-    const repo = createRevisionCachedRepository(wrapped, { revision: () => readHeadRevision(clone.workDir), maxLoggedCommits: 0 });
     const until = new Date().toISOString();
-    expect(await repo.recentChanges(['src/checkout/discounts.ts'], 3650, 10, until)).toEqual(await git.recentChanges(['src/checkout/discounts.ts'], 3650, 10, until));
-    expect(calls.recentChanges).toBe(1);
+    const direct = await git.recentChanges(['src/checkout/discounts.ts'], 3650, 10, until);
+    expect(direct).not.toHaveLength(0);
+    const busy = counted(git);
+    const full = createRevisionCachedRepository(busy.wrapped, { revision: () => readHeadRevision(clone.workDir), maxLoggedCommits: 0 });
+    expect(await full.recentChanges(['src/checkout/discounts.ts'], 3650, 10, until)).toEqual(direct);
+    expect(busy.calls.recentChanges).toBe(1);
+    const failing = counted({ ...git, commitLog: () => Promise.reject(new Error('git log timed out')) });
+    const unread = createRevisionCachedRepository(failing.wrapped, { revision: () => readHeadRevision(clone.workDir) });
+    expect(await unread.recentChanges(['src/checkout/discounts.ts'], 3650, 10, until)).toEqual(direct);
+    expect(failing.calls.recentChanges).toBe(1);
   });
 
   it('keeps no failure and reads through when the revision is unknown', async () => {

@@ -81,12 +81,9 @@ export function createRevisionCachedRepository(repo: CodeRepository, options: Re
     if (!repo.commitLog) return undefined;
     if (!h.log || h.log.sinceMs > startMs) {
       const sinceMs = startMs - LOG_SLACK_MS;
-      const commits = repo.commitLog(new Date(sinceMs).toISOString(), maxLogged + 1).then((log) => (log.length > maxLogged ? undefined : log));
-      const held: HeldLog = { sinceMs, commits };
-      h.log = held;
-      commits.catch(() => {
-        if (h.log === held) h.log = undefined;
-      });
+      // A log that fails or holds too much is not used at this revision: each window is asked of git.
+      const commits = repo.commitLog(new Date(sinceMs).toISOString(), maxLogged + 1).then((log) => (log.length > maxLogged ? undefined : log), () => undefined);
+      h.log = { sinceMs, commits };
     }
     return h.log.commits;
   }
