@@ -23,18 +23,18 @@ const TRACE = [
 ].join('\n');
 
 describe('findSuspectCommits', () => {
-  it("blames each top frame's line and function, keeps the later commit, and ages it from the first event", async () => {
+  it("blames each top frame's line, then the innermost function as evidence after them, and ages each from the first event", async () => {
     const repo = repoWith(
       { 'src/checkout/discounts.ts:44': hit('old', '2026-11-14T08:00:00Z'), 'src/checkout/discounts.ts:58': hit('old', '2026-11-14T08:00:00Z'), 'src/checkout/cart-total.ts:24': hit('cart', '2026-11-12T08:00:00Z', 'src/checkout/total.ts') },
       { 'src/checkout/discounts.ts#spreadDiscount': hit('new', '2026-11-28T20:00:00Z') },
     );
     const suspects = await findSuspectCommitsIn(repo, { text: TRACE, time: '2026-11-30T08:00:00Z' });
     expect(suspects.map((s) => [s.sha.slice(0, 4), s.file, s.line, s.function, s.ageDays])).toEqual([
-      ['new0', 'src/checkout/discounts.ts', 44, 'spreadDiscount', 1.5],
-      ['old0', 'src/checkout/discounts.ts', 58, undefined, 16],
+      ['old0', 'src/checkout/discounts.ts', 44, undefined, 16],
       ['cart', 'src/checkout/cart-total.ts', 24, undefined, 18],
+      ['new0', 'src/checkout/discounts.ts', 44, 'spreadDiscount', 1.5],
     ]);
-    expect(suspects[2]?.pathAtCommit).toBe('src/checkout/total.ts');
+    expect(suspects[1]?.pathAtCommit).toBe('src/checkout/total.ts');
     // A test frame is never blamed: a test is not a fix target.
     expect(repo.asked.some((a) => a.startsWith('test/'))).toBe(false);
   });
