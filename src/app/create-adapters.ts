@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { mkdir } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import type { RedisClient } from '../adapters/redis/connect.js';
@@ -86,9 +87,10 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
   const logs = createLogSource(config, paths, logger);
   const catalog = given ?? (await createServiceCatalog(config, paths));
   const scope = createPipelineContext();
+  const checkSlots = pLimit(config.MEDIC_CHECK_CONCURRENCY);
   const routed = createRoutedCodeHost({
     catalog,
-    hostFor: (repository) => createCodeHost({ config, redis, logger, paths, repository }),
+    hostFor: (repository) => createCodeHost({ config, redis, logger, paths, repository, checkSlots }),
     currentIncident: () => scope.incidentId,
     serviceOf: createServiceLookup(createIncidentStore(redis, prefix)),
     logger,

@@ -65,7 +65,17 @@ export interface CodeHost {
  * GitHub App; none for any other host), and GitHub PRs when the
  * repository names its GitHub `owner/name` (GITHUB_REPOSITORY for the implicit one).
  */
-export function createCodeHost({ config, redis, logger, paths, repository }: { config: Config; redis: RedisClient; logger: Logger; paths: MedicPaths; repository: CatalogRepository }): CodeHost {
+export interface CodeHostInput {
+  config: Config;
+  redis: RedisClient;
+  logger: Logger;
+  paths: MedicPaths;
+  repository: CatalogRepository;
+  /** The process's proposal-check slots, shared by every repository's host. */
+  checkSlots?: <T>(fn: () => Promise<T>) => Promise<T>;
+}
+
+export function createCodeHost({ config, redis, logger, paths, repository, checkSlots }: CodeHostInput): CodeHost {
   const remoteUrl = remoteOf(paths, repository);
   const dirs = repositoryDirs(paths, repository.id);
   const baseUrl = config.GITHUB_API_URL ?? DEFAULT_GITHUB_API_URL;
@@ -106,6 +116,7 @@ export function createCodeHost({ config, redis, logger, paths, repository }: { c
     git: createGitRunner({ workDir: dirs.clone, remoteUrl, timeoutMs: config.MEDIC_GIT_TIMEOUT_MS }), branch: repository.branch, worktreeRoot: dirs.worktrees, logger,
     ...(existsSync(medicNodeModules) ? { medicNodeModules } : {}),
     withLock: (fn) => withDataLock(() => withCloneLock(dirs.clone, fn)),
+    ...(checkSlots ? { slots: checkSlots } : {}),
   });
   const [owner, name] = (repository.github ?? '').split('/');
   const gitMergeState = createGitMergeState(git);

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { boolFrom, intFrom, listFrom, optionalString, urlString } from './env-helpers.js';
 import { catalogEnv } from './sections/catalog.js';
@@ -78,6 +79,11 @@ export const EnvSchema = z.object({
   MEDIC_SHUTDOWN_TIMEOUT_MS: intFrom(1_500, 100),
   /** Analyses one worker process runs at once (a storm's incidents are analysed side by side). */
   MEDIC_ANALYZE_CONCURRENCY: intFrom(4, 1, 64),
+  /**
+   * Proposal checks one process runs at once (default: half its cores, at least one). A check is a
+   * compiler or a test run; a storm's checks beyond this wait their turn instead of sharing the cores.
+   */
+  MEDIC_CHECK_CONCURRENCY: intFrom(Math.max(1, Math.floor(availableParallelism() / 2)), 1, 64),
   /** Fault injection for crash-safety drills: SIGKILL the worker after these steps persist. */
   MEDIC_CRASH_AFTER: listFrom([]),
 

@@ -18,11 +18,11 @@ export interface CheckWorld {
   clone: string;
   checker: ProposalChecker;
   propose(file: string, after: string): FixProposal;
-  check(file: string, after: string, settings: Partial<CheckSettings> & { command: string }): Promise<{ proposal: FixProposal; result: ProposalCheck }>;
+  check(file: string, after: string, settings: Partial<CheckSettings> & { command: string }, signal?: AbortSignal): Promise<{ proposal: FixProposal; result: ProposalCheck }>;
   cleanup(): void;
 }
 
-export async function createCheckWorld(files: Record<string, string>, options: { env?: NodeJS.ProcessEnv } = {}): Promise<CheckWorld> {
+export async function createCheckWorld(files: Record<string, string>, options: { env?: NodeJS.ProcessEnv; slots?: <T>(fn: () => Promise<T>) => Promise<T> } = {}): Promise<CheckWorld> {
   const dir = mkdtempSync(join(tmpdir(), 'medic-check-world-'));
   const bare = createBareRemote(join(dir, 'remote.git'), [{ message: 'the service', date: '2026-11-01T10:00:00Z', files }]);
   const clone = join(dir, 'clone');
@@ -32,13 +32,14 @@ export async function createCheckWorld(files: Record<string, string>, options: {
     // Medic's own node_modules: its TypeScript compiles the TypeScript service offline.
     medicNodeModules: resolve('node_modules'),
     ...(options.env ? { env: options.env } : {}),
+    ...(options.slots ? { slots: options.slots } : {}),
   });
   const propose = (file: string, after: string) => createFixProposal({ file, before: files[file] ?? '', after, explanation: 'the proposed fix' });
   return {
     dir, clone, checker, propose,
-    async check(file, after, settings) {
+    async check(file, after, settings, signal) {
       const proposal = propose(file, after);
-      const result = await checker({ proposal, settings: { timeoutS: 120, memoryMb: 4_096, ...settings }, path: '' });
+      const result = await checker({ proposal, settings: { timeoutS: 120, memoryMb: 4_096, ...settings }, path: '', ...(signal ? { signal } : {}) });
       return { proposal, result };
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),

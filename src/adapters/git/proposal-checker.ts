@@ -36,6 +36,11 @@ export interface ProposalCheckerOptions {
   medicNodeModules?: string;
   /** Holds the clone's lock while the worktree is added or removed (not while the command runs). */
   withLock?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /**
+   * Runs a whole check when one of the process's check slots is free: a storm's proposals are
+   * checked a few at a time, not one compiler per incident on the same cores.
+   */
+  slots?: <T>(fn: () => Promise<T>) => Promise<T>;
   isolation?: () => Isolation;
   env?: NodeJS.ProcessEnv;
   now?: () => Date;
@@ -50,10 +55,23 @@ export function createProposalChecker(options: ProposalCheckerOptions): Proposal
   const now = options.now ?? (() => new Date());
   const originDefault = `refs/remotes/origin/${options.branch}`;
 
-  return async ({ proposal, settings, path, signal }) => {
+  const slots = options.slots ?? (<T>(fn: () => Promise<T>) => fn());
+
+  return (input) => {
+    const queuedAt = Date.now();
+    return slots(() => {
+      const waitedMs = Date.now() - queuedAt;
+      if (waitedMs > 1_000) options.logger?.info({ file: input.proposal.file, waitedMs }, 'proposal check waited for a check slot');
+      return checkOnce(input);
+    });
+  };
+
+  async function checkOnce({ proposal, settings, path, signal }: ProposalCheckInput): Promise<ProposalCheck> {
     // The command is the operator's text; shown on the card, so redacted like everything shown.
     const base = { contentHash: proposal.contentHash, command: redactSecrets(settings.command), at: now().toISOString() };
     const notRun = (reason: string): ProposalCheck => ({ ...base, status: 'not-run', reason: redactSecrets(reason).slice(0, 500) });
+    // Its job gave up while the check waited for a slot: nobody would read the result.
+    if (signal?.aborted) return notRun('the check was cancelled before it started');
     await mkdir(options.worktreeRoot, { recursive: true });
     await removeAbandoned(options.worktreeRoot, locked, git);
     const dir = resolve(await mkdtemp(join(options.worktreeRoot, 'medic-check-')));
@@ -85,7 +103,7 @@ export function createProposalChecker(options: ProposalCheckerOptions): Proposal
       await rm(dir, { recursive: true, force: true });
       await locked(() => git.run(['worktree', 'prune'])).catch(() => undefined);
     }
-  };
+  }
 }
 
 // Older than the longest check allows: its worker died before removing it.
