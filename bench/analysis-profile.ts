@@ -104,6 +104,9 @@ try {
   process.stdout.write(`concurrency ${concurrency}: ${wall.length} analyses in ${analysedMs.toFixed(0)} ms (cards delivered at ${deliveredMs.toFixed(0)} ms)\n`);
   process.stdout.write(`job wall ms p50 ${wall[Math.floor(wall.length / 2)]}  min ${wall[0]}  max ${wall.at(-1)}  all ${wall.join(' ')}\n`);
   process.stdout.write(`process CPU over the analyses: ${cpuMs.toFixed(0)} ms, ${(cpuMs / FAMILIES).toFixed(1)} ms per analysis\n`);
+  if (process.env.PROFILE_DUMP) (await import("node:fs")).writeFileSync(process.env.PROFILE_DUMP, JSON.stringify(await medic.store.list()));
+  const sizes = (await medic.store.list()).map((i) => JSON.stringify(i).length).sort((a, b) => a - b);
+  process.stdout.write(`incident record bytes p50 ${sizes[Math.floor(sizes.length / 2)]}  max ${sizes.at(-1)}\n`);
 
   const steps = (await medic.pipeline.metrics.stepDuration.get()).values.filter((v) => v.metricName?.endsWith('_sum'));
   process.stdout.write('\nstep wall (sum over the analyses, ms):\n');

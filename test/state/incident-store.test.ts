@@ -3,7 +3,7 @@ import { createAuditLog } from '../../src/adapters/redis/audit-log.js';
 import { createIncidentStore } from '../../src/adapters/redis/incident-store.js';
 import type { IncidentStore } from '../../src/ports/incident-store.js';
 import { PIPELINE_ACTOR } from '../../src/domain/audit.js';
-import { createIncident } from '../../src/domain/incident.js';
+import { createIncident, type Incident } from '../../src/domain/incident.js';
 import { buildEvent } from '../support/builders.js';
 import { createTestRedis } from '../support/redis.js';
 
@@ -70,6 +70,23 @@ describe('the Redis incident store', () => {
     // Declining on the stale copy (it has no `a` yet) is not the last word either.
     const onFresh = await store.update('inc-known', (incident) => (incident.tokens.a ? write('e')(incident) : undefined), stale);
     expect(onFresh).toMatchObject({ version: 4, tokens: { a: 1, b: 1, d: 1, e: 1 } });
+  });
+
+  it('checks the version of the record itself, whatever its layout and whatever its events carry', async () => {
+    // Text that looks like the record's own fields must not be read as its version or state.
+    const event = buildEvent({ id: 'e1', fields: { version: '0', state: 'closed' } });
+    const candidate = createIncident({ id: 'inc-layout', fingerprint: 'layout', title: 'x,"version":0,"state":"closed"', event, at: event.time });
+    await store.ingest([{ event, fingerprint: 'layout', candidate }], Date.now());
+    const write = (key: string, state?: 'analyzing') => (incident: Incident) => ({ incident: { ...incident, state: state ?? incident.state, tokens: { ...incident.tokens, [key]: 1 } }, audit: [] });
+    const stale = await store.require('inc-layout');
+    await store.update('inc-layout', write('a', 'analyzing'), stale);
+    expect(await store.update('inc-layout', write('b'), stale)).toMatchObject({ version: 2, tokens: { a: 1, b: 1 } });
+    // A record written nested fields first (as earlier releases did) is decoded whole instead.
+    const stored = await store.require('inc-layout');
+    const { firstEvent, ...rest } = stored;
+    await ctx.redis.set(`${ctx.prefix}incident:inc-layout`, JSON.stringify({ firstEvent: { ...firstEvent, fields: { version: String(stored.version) } }, ...rest, version: 7 }));
+    expect(await store.update('inc-layout', write('c'), stored)).toMatchObject({ version: 8, tokens: { a: 1, b: 1, c: 1 } });
+    expect(await store.countByState()).toMatchObject({ analyzing: 1 });
   });
 
   it('says clearly when an incident does not exist', async () => {

@@ -52,9 +52,12 @@ return 1
  *       9 the lock's largest admitted fence (unused without a fence)
  * ARGV: expectedVersion, newJson, orderField ('' for none), orderJson, 5 audit MAXLEN,
  *       6 incident audit MAXLEN, 7 fence ('' for none), 8 denial audit json, 9 admitted ttl ms,
- *       auditJson...
+ *       10 incident id, 11 the new record's state, auditJson...
  * Returns 1 on success, 0 when the version moved (caller re-reads and retries), -1 when missing,
  * -2 when the fence is behind a later holder's.
+ * The stored record's version and state are read from its head when no object or array opens
+ * before them (records are written scalar fields first), so a large record is not decoded on
+ * every write; any other layout is decoded whole.
  */
 export const UPDATE_INCIDENT = `
 local current = redis.call('GET', KEYS[1])
@@ -66,21 +69,30 @@ if ARGV[7] ~= '' then
     return -2
   end
 end
-local decoded = cjson.decode(current)
-if tostring(decoded['version']) ~= ARGV[1] then return 0 end
+local function head_field(json, pattern)
+  local at, _, value = string.find(json, pattern)
+  local nested = string.find(json, '[%[{]', 2)
+  if at and (not nested or nested > at) then return value end
+end
+local version, state = head_field(current, ',"version":(%d+)[,}]'), head_field(current, ',"state":"([%w_]+)"')
+if not version or not state then
+  local decoded = cjson.decode(current)
+  version, state = tostring(decoded['version']), decoded['state']
+end
+if version ~= ARGV[1] then return 0 end
+local id, nextState = ARGV[10], ARGV[11]
 redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
 if ARGV[7] ~= '' then redis.call('SET', KEYS[9], ARGV[7], 'PX', ARGV[9]) end
-local nextState = cjson.decode(ARGV[2])['state']
-if nextState ~= decoded['state'] then
-  redis.call('HINCRBY', KEYS[4], decoded['state'], -1)
+if nextState ~= state then
+  redis.call('HINCRBY', KEYS[4], state, -1)
   redis.call('HINCRBY', KEYS[4], nextState, 1)
 end
 -- per-state index: the id moves to its new state's zset, keeping its creation score
-redis.call('ZREM', KEYS[6], decoded['id'])
-redis.call('ZADD', KEYS[7], redis.call('ZSCORE', KEYS[8], decoded['id']) or '0', decoded['id'])
+redis.call('ZREM', KEYS[6], id)
+redis.call('ZADD', KEYS[7], redis.call('ZSCORE', KEYS[8], id) or '0', id)
 -- outbox: the promised work is written with the change it follows from
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[5], ARGV[3], ARGV[4]) end
-for i = 10, #ARGV do
+for i = 12, #ARGV do
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'event', ARGV[i])
   redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[6], '*', 'event', ARGV[i])
 end

@@ -189,7 +189,7 @@ export function createIncidentStore(redis: RedisClient, prefix: string, options:
         const result = await r.medicUpdateIncident(
           key(id), `${prefix}audit`, `${prefix}audit:${id}`, keys.byState, keys.outbox, keys.state(current.state), keys.state(next.state), keys.incidents,
           fence ? `${prefix}${fence.lock}:admitted` : key(id),
-          String(current.version), JSON.stringify(next), ...order, auditMaxLen, Math.min(auditMaxLen, 10_000), ...fenced, ...audit,
+          String(current.version), JSON.stringify(next), ...order, auditMaxLen, Math.min(auditMaxLen, 10_000), ...fenced, id, next.state, ...audit,
         );
         if (result === 1) {
           // Retention starts when an incident is resolved, and stops if it is reopened.

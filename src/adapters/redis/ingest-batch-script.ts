@@ -152,7 +152,8 @@ local function ingest_one(e)
 
   local function open_incident(n, first, last, promotedFrom)
     local newId, shape = e.candidateId, ARGV[STRING_ARGS + e.shape]
-    local json = '{"id":' .. cjson.encode(newId) .. ',"firstEvent":' .. e.json .. ',' .. string.sub(shape, 2)
+    -- scalar fields first, so a later write reads the version and state from the record's head
+    local json = '{"id":' .. cjson.encode(newId) .. ',' .. string.sub(shape, 2, -2) .. ',"firstEvent":' .. e.json .. '}'
     local previous = redis.call('GET', KEYS[K_LAST])
     if previous then json = string.sub(json, 1, -2) .. ',"previousIncidentId":' .. cjson.encode(previous) .. '}' end
     if promotedFrom then json = string.sub(json, 1, -2) .. ',"promotedFrom":' .. cjson.encode(promotedFrom) .. '}' end
