@@ -34,7 +34,8 @@ describe('the whole loop on the embedded defaults', () => {
     expect(branches[0]).toMatch(/^fix\/inc-/);
     expect(gitIn(remote, ['rev-list', '--count', `main..${branches[0]}`])).toBe('1');
     expect(gitIn(remote, ['diff', '--name-only', 'main', branches[0]!])).toBe('src/checkout/discounts.ts');
-    expect(w.chatText()).toContain(fixed.fix!.branch);
+    // The "Branch pushed" reply is a delivery of its own, queued before the fix ends.
+    await w.waitFor(async () => w.chatText().includes(fixed.fix!.branch), 'the branch reply');
 
     const trail = await medic.audit.list({ incidentId: waiting.id });
     expect(trail.filter((a) => a.action === 'incident.approve').map((a) => a.outcome)).toEqual(['denied', 'allowed']);
