@@ -27,21 +27,35 @@ function isFree(port: number): Promise<boolean> {
 }
 
 export interface TestRedisCluster {
-  /** The masters, as REDIS_CLUSTER_NODES takes them. */
+  /** The nodes started first (the masters at creation), as REDIS_CLUSTER_NODES takes them. */
   nodes: RedisNode[];
   /** `host:port,host:port`, the REDIS_CLUSTER_NODES value. */
   env: string;
+  /** Every node process, masters and replicas, to kill one. */
+  servers: RedisProcess[];
+  /** The ports of the nodes that are masters now (after a failover, a promoted replica's). */
+  masterPorts(): Promise<number[]>;
   stop(): Promise<void>;
 }
 
+export interface ClusterOptions {
+  masters?: number;
+  /** Replicas per master (0: none). */
+  replicas?: number;
+  /** `cluster-node-timeout`: how long a master may be unreachable before its replica takes over. */
+  nodeTimeoutMs?: number;
+}
+
 /**
- * A real Redis Cluster of `masters` nodes (no replicas) on random loopback ports, in a temporary
- * directory, without persistence: each node in cluster mode with its own config file, then
- * `redis-cli --cluster create` assigns the 16,384 slots. Ready when every node says
- * `cluster_state:ok`. `stop` kills the nodes and removes the directory.
+ * A real Redis Cluster of `masters` nodes, each with `replicas` replicas, on random loopback
+ * ports, in a temporary directory, without persistence: each node in cluster mode with its own
+ * config file, then `redis-cli --cluster create` assigns the 16,384 slots and the replicas. Ready
+ * when every node says `cluster_state:ok`. `stop` kills the nodes and removes the directory.
  */
-export async function startRedisCluster(options: { masters?: number } = {}): Promise<TestRedisCluster> {
-  const count = options.masters ?? 3;
+export async function startRedisCluster(options: ClusterOptions = {}): Promise<TestRedisCluster> {
+  const masters = options.masters ?? 3;
+  const replicas = options.replicas ?? 0;
+  const count = masters * (1 + replicas);
   const dir = await tempDir('cluster');
   const servers: RedisProcess[] = [];
   const stop = async () => {
@@ -57,20 +71,34 @@ export async function startRedisCluster(options: { masters?: number } = {}): Pro
         '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', ...(ownBusPort ? ['--cluster-port', String(busPort)] : []),
         '--cluster-config-file', join(dir.path, `nodes-${port}.conf`), '--dir', dir.path,
         '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'warning',
+        ...(options.nodeTimeoutMs ? ['--cluster-node-timeout', String(options.nodeTimeoutMs)] : []),
       ], port));
     }
     for (const server of servers) await waitUntil(() => withConnection(server.port, async (r) => (await r.ping()) === 'PONG'), `cluster node ${server.port} to start (${server.output()})`);
-    const create = spawnSync('redis-cli', ['--cluster', 'create', ...servers.map((s) => `127.0.0.1:${s.port}`), '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8', timeout: 30_000 });
+    const create = spawnSync('redis-cli', ['--cluster', 'create', ...servers.map((s) => `127.0.0.1:${s.port}`), '--cluster-replicas', String(replicas), '--cluster-yes'], { encoding: 'utf8', timeout: 30_000 });
     if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stderr || create.stdout}`);
     for (const server of servers) {
       await waitUntil(() => withConnection(server.port, async (r) => String(await r.call('CLUSTER', 'INFO')).includes('cluster_state:ok')), `cluster_state:ok on ${server.port}`);
+    }
+    // A replica serves once its first sync is done.
+    for (const server of servers) {
+      await waitUntil(() => withConnection(server.port, async (r) => !/master_link_status:down/.test(await r.info('replication'))), `the replica on ${server.port} to sync`, 30_000);
     }
   } catch (error) {
     await stop();
     throw error;
   }
-  const nodes = servers.map((s) => ({ host: '127.0.0.1', port: s.port }));
-  return { nodes, env: nodes.map((n) => `${n.host}:${n.port}`).join(','), stop };
+  const nodes = servers.slice(0, masters).map((s) => ({ host: '127.0.0.1', port: s.port }));
+  const masterPorts = async () => {
+    const alive = servers.find((s) => s.child.exitCode === null && s.child.signalCode === null);
+    if (!alive) return [];
+    const table = await withConnection(alive.port, async (r) => String(await r.call('CLUSTER', 'NODES')));
+    return table.split('\n').flatMap((line) => {
+      const [, address, flags] = line.split(' ');
+      return flags && /(^|,)master(,|$)/.test(flags) && !/fail/.test(flags) ? [Number(address!.split('@')[0]!.split(':')[1])] : [];
+    });
+  };
+  return { nodes, env: nodes.map((n) => `${n.host}:${n.port}`).join(','), servers, masterPorts, stop };
 }
 
 /** A world's Redis on the cluster: REDIS_URL emptied so an inherited one cannot clash. */
