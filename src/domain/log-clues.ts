@@ -6,6 +6,8 @@
  * log windows show them on the record's first line, so the clue is never lost with the fields. Pure.
  */
 
+import { recentMemo } from './recent-memo.js';
+
 /** Field names (their last dotted segment) that say why, whatever the logger. */
 const CLUE_NAME = /^(?:details?|cause|reason|failure|problem|description|error_description|errorMessage|error_message)$|(?:_|[a-z])(?:[Rr]eason|[Dd]etails?|[Cc]ause)$/;
 /** The parts of a serialized error worth a line: pino's `err`, ECS's `error`, OpenTelemetry's `exception`. */
@@ -16,9 +18,14 @@ const ERROR_TEXT = /^(?:err|error|exception|errorMessage|error_message)$/;
 const MAX_CLUES = 8;
 const MAX_VALUE = 512;
 
+/** A logger's field names repeat on every record: each is judged once. */
+const judged = recentMemo<boolean>(4_096);
+
 export function isClueField(name: string): boolean {
-  const last = name.slice(name.lastIndexOf('.') + 1);
-  return ERROR_TEXT.test(name) || ERROR_OBJECT.test(name) || CLUE_NAME.test(last);
+  return judged(name, () => {
+    const last = name.slice(name.lastIndexOf('.') + 1);
+    return ERROR_TEXT.test(name) || ERROR_OBJECT.test(name) || CLUE_NAME.test(last);
+  });
 }
 
 /**

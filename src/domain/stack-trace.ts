@@ -143,8 +143,11 @@ export function traceShapeKey(raw: string, options: TraceReadOptions = {}): stri
     if (line.length > MAX_LINE) parts.push('\u0002');
     // A frame line by its text; an exception line (a JVM or Node trace repeats the event's
     // message there) and any line without a closing position by what it contributes.
-    else if (TRAILING_POSITION.test(line) && !EXCEPTION_LINE.test(line)) parts.push(line.replace(TRAILING_POSITION, ':0$1$2'));
-    else parts.push(`\u0001${contribution(lineInfo(line))}`);
+    else {
+      const position = TRAILING_POSITION.exec(line);
+      if (position && !EXCEPTION_LINE.test(line)) parts.push(`${line.slice(0, position.index)}:0${position[1] ?? ''}${position[2] ?? ''}`);
+      else parts.push(`\u0001${contribution(lineInfo(line))}`);
+    }
   }
   return parts.join('\n');
 }

@@ -1,5 +1,6 @@
 import { capText, type RawLogLine, type Severity } from '../../domain/event.js';
 import { clueFields, withClues } from '../../domain/log-clues.js';
+import { recentMemo } from '../../domain/recent-memo.js';
 import { flatFields, levelOf, MESSAGE_FIELDS, pickField, recordText, SERVICE_FIELDS, stackOf, TIME_FIELDS } from '../../domain/log-record-fields.js';
 
 /** A log record read from a file, before it is judged an error or not. */
@@ -48,12 +49,21 @@ export function severityOf(level: string): Severity {
 /** Already the form Medic stores: kept as it is once it is known to be a real instant. */
 const CANONICAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-export function normalizeTime(value: string): string | undefined {
-  if (CANONICAL_TIME.test(value)) {
-    const ms = Date.parse(value);
+/** Whether a `YYYY-MM-DD` is a real day: a storm's records share a few, each checked once. */
+const realDay = recentMemo<boolean>(1_024);
+
+/** A canonical time is a real instant when its day is real and its clock reads below 24:00:00. */
+function isRealCanonical(value: string): boolean {
+  const twoDigits = (at: number) => (value.charCodeAt(at) - 48) * 10 + value.charCodeAt(at + 1) - 48;
+  return twoDigits(11) < 24 && twoDigits(14) < 60 && twoDigits(17) < 60 && realDay(value.slice(0, 10), () => {
+    const ms = Date.parse(`${value.slice(0, 10)}T00:00:00.000Z`);
     // Date.parse accepts 2026-02-30 as March 2nd: the round trip tells a real date.
-    if (!Number.isNaN(ms) && new Date(ms).toISOString() === value) return value;
-  }
+    return !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(value.slice(0, 10));
+  });
+}
+
+export function normalizeTime(value: string): string | undefined {
+  if (CANONICAL_TIME.test(value) && isRealCanonical(value)) return value;
   const numeric = Number(value);
   // Epoch seconds, milliseconds, microseconds or nanoseconds (OpenTelemetry), told by magnitude.
   const epochMs = numeric < 1e12 ? numeric * 1000 : numeric < 1e15 ? numeric : numeric < 1e18 ? numeric / 1e3 : numeric / 1e6;
