@@ -12,7 +12,7 @@
 import { pollOnce } from '../jobs/poll.js';
 import type { ErrorEvent } from '../src/domain/event.js';
 import type { PipelineDeps } from '../src/pipeline/pipeline-deps.js';
-import { cardsDelivered, createWorld } from '../test/support/medic-world.js';
+import { analysesEnded, cardsDelivered, createWorld } from '../test/support/medic-world.js';
 import { stormLines } from '../test/support/storm-events.js';
 
 const concurrency = process.argv[2] ?? '4';
@@ -87,10 +87,7 @@ try {
   const fromUs = process.hrtime.bigint() / 1000n;
   const started = performance.now();
   await medic.queues.analyze.resume();
-  await world.waitFor(async () => {
-    const all = await medic.store.list();
-    return all.length >= FAMILIES && all.every((i) => i.steps.card) ? all : undefined;
-  }, 'the analyses', 600_000);
+  await world.waitFor(() => analysesEnded(medic, FAMILIES), 'the analyses', 600_000);
   const analysedMs = performance.now() - started;
   counting = false;
   const used = process.cpuUsage(cpu);

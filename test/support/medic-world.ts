@@ -200,6 +200,15 @@ export async function cardsDelivered(medic: Medic): Promise<boolean> {
   return Object.values(counts).every((n) => n === 0);
 }
 
+/**
+ * True once `n` analysis jobs have ended: a probe that costs one Redis call, for benches that
+ * must not spend their own time parsing every incident record while they time Medic's.
+ */
+export async function analysesEnded(medic: Medic, n: number): Promise<boolean> {
+  const counts = await medic.queues.analyze.getJobCounts('completed', 'failed');
+  return (counts.completed ?? 0) + (counts.failed ?? 0) >= n;
+}
+
 /** The first incident that reaches one of `states`, once its card shows it (cards are their own job). */
 export async function awaitIncident(world: World, medic: Medic, states: Incident['state'][], deadline?: number): Promise<Incident> {
   const left = () => (deadline === undefined ? undefined : Math.max(0, deadline - Date.now()));
