@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Medic } from '../../src/app/create-medic.js';
-import { createWorld, type World } from '../support/medic-world.js';
+import { cardsDelivered, createWorld, type World } from '../support/medic-world.js';
 import { startRedisSentinel, type TestRedisSentinel } from '../support/redis-sentinel.js';
 
 let sentinel: TestRedisSentinel;
@@ -68,7 +68,8 @@ describe('Medic behind Sentinel: one master, one replica, three sentinels', () =
     expect(new Set(incidents.map((i) => i.fingerprint)).size).toBe(12);
     for (const incident of incidents) expect([incident.fingerprint, (await medic.store.stats(incident.id))?.count]).toEqual([incident.fingerprint, EVENTS_PER_FAMILY]);
     await w.waitFor(async () => cardsPrinted() >= 12 || undefined, 'twelve cards');
-    await new Promise((r) => setTimeout(r, 1_000)); // a late repeat would be printed by now
+    // Both processes share the delivery queue: once it is drained, no late repeat can still come.
+    await w.waitFor(() => cardsDelivered(medic), 'the card deliveries to drain');
     expect(cardsPrinted()).toBe(12);
     expect(await sentinel.masterPort()).toBe(failover.to);
     expect([other.exitCode, other.signalCode]).toEqual([null, null]);

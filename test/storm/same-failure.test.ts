@@ -7,7 +7,7 @@ import { runAnalysis } from '../../src/pipeline/run-analysis.js';
 import { sameFailureStep } from '../../src/pipeline/steps/same-failure.js';
 import { ingestEvents } from '../../src/use-cases/ingest-events.js';
 import { buildEvent } from '../support/builders.js';
-import { awaitIncident, checkoutErrorLines, createWorld, type World } from '../support/medic-world.js';
+import { awaitIncident, cardsDelivered, checkoutErrorLines, createWorld, type World } from '../support/medic-world.js';
 
 const at = Date.parse('2026-11-30T09:00:00.000Z');
 const DIVIDE = 'RangeError: Invalid discount per item: Infinity';
@@ -140,7 +140,8 @@ describe('the same failure reported by two services', () => {
     const w = world;
     const postsOf = async () => (await w.redis.lrange(`${w.prefix}console:transcript`, 0, -1)).filter((r) => (JSON.parse(r) as { kind: string; key: string }).kind === 'post' && r.includes(`card:${secondId}`));
     await w.waitFor(async () => (await postsOf()).length > 0, 'the second card');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Once no delivery is queued, running or waiting for a retry, no second post can follow.
+    await w.waitFor(() => cardsDelivered(medic), 'the card deliveries to drain');
     expect(await postsOf()).toHaveLength(1);
   }, 60_000);
 
