@@ -1,6 +1,6 @@
 /**
  * Medic on a real Redis Cluster of three masters, each with a replica, started by the bench: an
- * error storm across the storm's 11 services (20 families) is polled, grouped, analysed (scripted
+ * error storm across the storm's 10 services (20 families) is polled, grouped, analysed (scripted
  * model) and carded by one Medic process, and the bench asks each master what it holds and did.
  * Headline:
  * - busiest_master_key_share: the largest share of Medic's keys on one master (SCAN per master);
@@ -11,6 +11,7 @@
  *   incident or more than one.
  * - failover_lost / failover_duplicated: the same after a second storm during which the master
  *   holding the most keys is killed (SIGKILL) and its replica takes over.
+ * Beside them, each master's keys by what they hold: queues (BullMQ), one incident's, or shared.
  */
 import { cpus, loadavg } from 'node:os';
 import { withConnection } from '../test/support/redis-servers.js';
@@ -32,16 +33,24 @@ async function commandCalls(port: number): Promise<number> {
   return [...info.matchAll(/calls=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
 }
 
-async function keyCount(port: number, prefix: string): Promise<number> {
+/** What a key holds, by its name: a queue's (BullMQ), one incident's, or state shared by all. */
+function classOf(name: string): 'queues' | 'incident' | 'shared' {
+  if (name.startsWith('bull:')) return 'queues';
+  return /inc-[a-z0-9]/.test(name) ? 'incident' : 'shared';
+}
+
+async function keysOn(port: number, prefix: string): Promise<{ count: number; byClass: Record<string, number> }> {
   return withConnection(port, async (r) => {
+    const byClass: Record<string, number> = { queues: 0, incident: 0, shared: 0 };
     let count = 0;
     let cursor = '0';
     do {
       const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix.replace(/[[\]*?\\]/g, '\\$&')}*`, 'COUNT', 1_000);
       cursor = next;
       count += keys.length;
+      for (const key of keys) byClass[classOf(key.slice(prefix.length))]! += 1;
     } while (cursor !== '0');
-    return count;
+    return { count, byClass };
   });
 }
 
@@ -69,10 +78,11 @@ async function storm(world: World, medic: Medic, name: string, seed: number, bas
 
 async function shares(cluster: TestRedisCluster, prefix: string, callsBefore: Map<number, number>) {
   const masters = await cluster.masterPorts();
-  const keys = await Promise.all(masters.map((port) => keyCount(port, prefix)));
+  const held = await Promise.all(masters.map((port) => keysOn(port, prefix)));
+  const keys = held.map((h) => h.count);
   const calls = await Promise.all(masters.map(async (port) => (await commandCalls(port)) - (callsBefore.get(port) ?? 0)));
   const share = (values: number[]) => Math.max(...values) / Math.max(1, values.reduce((a, b) => a + b, 0));
-  return { masters, keys, calls, keyShare: share(keys), cmdShare: share(calls) };
+  return { masters, keys, keysByClass: held.map((h) => h.byClass), calls, keyShare: share(keys), cmdShare: share(calls) };
 }
 
 export default async function bench(): Promise<BenchReport> {
@@ -127,7 +137,7 @@ export default async function bench(): Promise<BenchReport> {
       },
       detail: {
         events_per_storm: EVENTS, families: FAMILIES, services: SERVICES, masters: 3, replicas_per_master: 1, node_timeout_ms: NODE_TIMEOUT_MS,
-        prefix_layout: world.env.MEDIC_REDIS_PREFIX, keys_per_master: spread.keys, commands_per_master: spread.calls,
+        prefix_layout: world.env.MEDIC_REDIS_PREFIX, keys_per_master: spread.keys, keys_by_class_per_master: spread.keysByClass, commands_per_master: spread.calls,
         first: { counted: first.counted, incidents: first.incidents, ...f1 }, second: { counted: second.counted, incidents: second.incidents, ...f2 },
         killed_master: busiest, node: process.version, cpus: cpus().length, load_avg_1m_before: loadBefore, load_avg_1m_after: loadAfter,
       },
