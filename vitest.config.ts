@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import HeavyFirstSequencer from './test/setup/heavy-first-sequencer.js';
 
 export default defineConfig({
   test: {
@@ -11,6 +12,7 @@ export default defineConfig({
     // Concurrent tests (the crash drills) each run worker processes of their own: three at a time keeps
     // the restart waits overlapping without starving the other file on the second core.
     maxConcurrency: 3,
+    sequence: { sequencer: HeavyFirstSequencer },
     setupFiles: ['test/setup/close-network.ts'],
     globalSetup: ['test/setup/build-dist.mjs'],
   },
