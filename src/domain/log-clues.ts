@@ -37,8 +37,9 @@ export function clueFields(fields: Record<string, string>, text = ''): [string, 
   const clues: [string, string][] = [];
   for (const [name, value] of Object.entries(fields)) {
     if (clues.length >= MAX_CLUES) break;
+    if (!isClueField(name)) continue;
     const trimmed = value.trim();
-    if (trimmed === '' || !isClueField(name) || shown.includes(trimmed)) continue;
+    if (trimmed === '' || shown.includes(trimmed)) continue;
     clues.push([name, trimmed.length > MAX_VALUE ? `${trimmed.slice(0, MAX_VALUE - 1)}…` : trimmed]);
   }
   return clues;
