@@ -20,11 +20,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { createRedis, type RedisClient } from '../src/adapters/redis/connect.js';
 import { createIncidentStore } from '../src/adapters/redis/incident-store.js';
 import type { Incident } from '../src/domain/incident.js';
 import { fixBranches } from '../test/support/git-remote.js';
-import { APPROVER, ROOT, createWorld, type World } from '../test/support/medic-world.js';
+import { APPROVER, ROOT, createWorld, type World, type WorldOptions } from '../test/support/medic-world.js';
 import { startOwnRedis } from '../test/support/own-redis.js';
+import { clusterWorldRedis, startRedisCluster } from '../test/support/redis-cluster.js';
+import { withConnection } from '../test/support/redis-servers.js';
 import { buildDist } from '../scripts/build.mjs';
 import type { BenchReport } from './report.js';
 
@@ -104,9 +107,9 @@ const BUSY = Number(process.env.MEDIC_CHAOS_BUSY ?? cpus().length * 2);
  */
 export default async function chaosBench(): Promise<BenchReport> {
   await buildDist();
-  const quiet = await drill(0);
+  const quiet = await drill({ busy: 0 });
   if (!(BUSY > 0)) return quiet;
-  const loaded = await drill(BUSY);
+  const loaded = await drill({ busy: BUSY });
   const pick = ['lost', 'duplicated', 'stuck', 'fix_failed_by_crash', 'max_stall_s', 'kills', 'drill_seconds', 'load_average_1m'];
   return {
     headline: { ...quiet.headline, ...Object.fromEntries(pick.map((key) => [`${key}_loaded`, loaded.headline[key] ?? 0])), busy_processes: BUSY },
@@ -121,17 +124,73 @@ function busyProcess(): ChildProcess {
   return child;
 }
 
-async function drill(busy: number): Promise<BenchReport> {
-  boots.length = 0;
-  Array.from({ length: busy }, busyProcess);
+export interface DrillOptions {
+  /** Busy processes spinning beside the drill. */
+  busy: number;
+  /**
+   * A Redis Cluster of three masters, each with a replica, instead of one server: the Redis kill
+   * is then a SIGKILL of the master holding Medic's keys, and its replica takes over (no restart).
+   */
+  cluster?: boolean;
+  workers?: number;
+  webs?: number;
+}
+
+/** Where the drill's Redis is, and how the drill kills it once. */
+interface DrillRedis {
+  world: WorldOptions;
+  reader: RedisClient;
+  /** Kills Redis (or its busiest master) and returns once it serves again. */
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function ownRedis(): Promise<DrillRedis> {
   const redis = await startOwnRedis();
-  const world = await createWorld({ llm: 'scripted', redisUrl: redis.url });
   // The drill's own view of the state; commands time out fast while Redis is down.
   const reader = new Redis(redis.url, { maxRetriesPerRequest: 1, retryStrategy: () => 200, enableOfflineQueue: false });
+  return {
+    world: { redisUrl: redis.url }, reader,
+    async kill() {
+      await redis.kill();
+      await sleep(1_000);
+      await redis.restart();
+    },
+    stop: () => redis.stop(),
+  };
+}
+
+async function clusterRedis(): Promise<DrillRedis> {
+  const cluster = await startRedisCluster({ masters: 3, replicas: 1, nodeTimeoutMs: 2_000 });
+  const worldRedis = clusterWorldRedis(cluster);
+  const reader = createRedis(worldRedis.target, 'medic-chaos-reader');
+  return {
+    world: { redis: worldRedis }, reader,
+    async kill() {
+      const masters = await cluster.masterPorts();
+      const sizes = await Promise.all(masters.map((port) => withConnection(port, (r) => r.dbsize())));
+      const busiest = masters[sizes.indexOf(Math.max(...sizes))]!;
+      await cluster.servers.find((s) => s.port === busiest)!.kill();
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline && ((await cluster.masterPorts().catch(() => [busiest])).includes(busiest) || (await cluster.masterPorts()).length < 3)) await sleep(200);
+    },
+    stop: () => cluster.stop(),
+  };
+}
+
+export async function drill(options: DrillOptions): Promise<BenchReport> {
+  const { busy } = options;
+  const workerCount = options.workers ?? 3;
+  const webCount = options.webs ?? 1;
+  boots.length = 0;
+  Array.from({ length: busy }, busyProcess);
+  const redis = options.cluster ? await clusterRedis() : await ownRedis();
+  const world = await createWorld({ llm: 'scripted', ...redis.world });
+  const reader = redis.reader;
   reader.on('error', () => undefined);
   const store = createIncidentStore(reader, world.prefix);
   const workers: (ChildProcess | undefined)[] = [];
-  let web: ChildProcess | undefined;
+  const webs: (ChildProcess | undefined)[] = [];
   const approvers = new Map<string, ChildProcess>();
   const kills = { worker: 0, web: 0, approver: 0, redis: 0 };
   const started = Date.now();
@@ -145,9 +204,9 @@ async function drill(busy: number): Promise<BenchReport> {
   world.redis.on('error', () => undefined);
   try {
     const startWorker = (i: number) => (workers[i] = spawnRole(world, [join(ROOT, 'dist/main.js'), '--role', 'worker', '--exit-with-parent']));
-    const startWeb = () => (web = spawnRole(world, [join(ROOT, 'dist/main.js'), '--role', 'web', '--exit-with-parent']));
-    for (let i = 0; i < 3; i++) startWorker(i);
-    startWeb();
+    const startWeb = (i: number) => (webs[i] = spawnRole(world, [join(ROOT, 'dist/main.js'), '--role', 'web', '--exit-with-parent']));
+    for (let i = 0; i < workerCount; i++) startWorker(i);
+    for (let i = 0; i < webCount; i++) startWeb(i);
 
     // Events arrive over the first rounds, so analyses run while the kills begin.
     const feed = (async () => {
@@ -184,11 +243,9 @@ async function drill(busy: number): Promise<BenchReport> {
         const total = kills.worker + kills.web + kills.approver;
         if (!redisKilled && total >= MIN_KILLS / 2) {
           redisKilled = true;
+          timeline.push({ at_s: (Date.now() - started) / 1000, kill: options.cluster ? 'redis master' : 'redis' });
           await redis.kill();
           kills.redis += 1;
-          timeline.push({ at_s: (Date.now() - started) / 1000, kill: 'redis' });
-          await sleep(1_000);
-          await redis.restart();
           continue;
         }
         if (total >= MIN_KILLS + 2) continue;
@@ -196,7 +253,7 @@ async function drill(busy: number): Promise<BenchReport> {
         // Never the last worker that is up: a fleet with none left waits on process boot (see boot_s_p50),
         // which measures how fast node starts on this machine, not how Medic recovers.
         const working = workers.filter((w) => alive(w) && up.has(w!)).length;
-        const targets = [...workers.map((w) => ({ child: w, role: 'worker' as const })), { child: web, role: 'web' as const }]
+        const targets = [...workers.map((w) => ({ child: w, role: 'worker' as const })), ...webs.map((w) => ({ child: w, role: 'web' as const }))]
           .filter((t) => alive(t.child) && up.has(t.child!) && (t.role === 'web' || working > 1));
         const target = targets[Math.floor(Math.random() * targets.length)];
         if (target) {
@@ -228,8 +285,8 @@ async function drill(busy: number): Promise<BenchReport> {
       if (finished && killed) break;
       if (seen) await approve();
       // The restart policy: whatever died (killed, or exited on its own) is started again.
-      for (let i = 0; i < 3; i++) if (!alive(workers[i])) startWorker(i);
-      if (!alive(web)) startWeb();
+      for (let i = 0; i < workerCount; i++) if (!alive(workers[i])) startWorker(i);
+      for (let i = 0; i < webCount; i++) if (!alive(webs[i])) startWeb(i);
     }
     done = true;
     await Promise.all([feed, chaos]);
@@ -269,7 +326,10 @@ async function drill(busy: number): Promise<BenchReport> {
           ['max stall (s)', Math.round(maxStallMs / 100) / 10],
         ],
       },
-      detail: { timeline, states, stuck: incidents.filter((i) => i.state !== 'fixed').map((i) => ({ id: i.id, state: i.state, error: i.error })), env: CHAOS_ENV },
+      detail: {
+        timeline, states, stuck: incidents.filter((i) => i.state !== 'fixed').map((i) => ({ id: i.id, state: i.state, error: i.error })), env: CHAOS_ENV,
+        redis: options.cluster ? 'cluster: 3 masters, 1 replica each' : 'one server (AOF, fsync always)', workers: workerCount, webs: webCount,
+      },
     };
   } finally {
     done = true;
