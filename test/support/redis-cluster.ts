@@ -27,7 +27,7 @@ function isFree(port: number): Promise<boolean> {
 }
 
 export interface TestRedisCluster {
-  /** The nodes started first (the masters at creation), as REDIS_CLUSTER_NODES takes them. */
+  /** Seed nodes (the first `masters` started), as REDIS_CLUSTER_NODES takes them; a client discovers the rest. */
   nodes: RedisNode[];
   /** `host:port,host:port`, the REDIS_CLUSTER_NODES value. */
   env: string;
