@@ -10,7 +10,7 @@
  * servers (a single server takes them inside REDIS_URL).
  */
 import { z } from 'zod';
-import { boolFrom, listFrom, optionalString, urlString } from '../env-helpers.js';
+import { boolFrom, intFrom, listFrom, optionalString, urlString } from '../env-helpers.js';
 
 export interface RedisNode {
   host: string;
@@ -42,6 +42,13 @@ export const redisEnv = {
     .string()
     .regex(/^(?:\{[A-Za-z0-9_.-]+\}|[A-Za-z0-9_.-]+):$/, 'letters, digits, _ . - and a trailing colon, optionally in braces as a hash tag: {medic}:')
     .default('{medic}:'),
+  /**
+   * How many cells Medic's state is cut into (see src/domain/cells.ts): each service's incidents,
+   * families, windows, queues and audit live in one cell, under a hash tag of its own, so a Redis
+   * Cluster spreads services over its masters. 1 (the default) is one keyspace under
+   * MEDIC_REDIS_PREFIX. Set it once: a service's cell follows from the count.
+   */
+  MEDIC_REDIS_CELLS: intFrom(1, 1, 64),
 };
 
 const HOST_PORT = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
@@ -54,7 +61,7 @@ export function parseRedisNode(entry: string): RedisNode | undefined {
   return { host: match[1].replace(/^\[|\]$/g, ''), port };
 }
 
-type RedisEnv = { REDIS_URL?: string; REDIS_CLUSTER_NODES: string[]; REDIS_SENTINELS: string[]; REDIS_SENTINEL_NAME?: string; MEDIC_REDIS_PREFIX: string };
+type RedisEnv = { REDIS_URL?: string; REDIS_CLUSTER_NODES: string[]; REDIS_SENTINELS: string[]; REDIS_SENTINEL_NAME?: string; MEDIC_REDIS_PREFIX: string; MEDIC_REDIS_CELLS?: number };
 
 /** Every problem with the Redis variables together, each with what to set. */
 export function redisProblems(env: RedisEnv): { path: string; message: string }[] {
@@ -67,7 +74,9 @@ export function redisProblems(env: RedisEnv): { path: string; message: string }[
   }
   if (env.REDIS_SENTINELS.length > 0 && !env.REDIS_SENTINEL_NAME) problems.push({ path: 'REDIS_SENTINEL_NAME', message: 'set the master name the sentinels monitor (their `sentinel monitor <name> …` line)' });
   if (env.REDIS_SENTINEL_NAME && env.REDIS_SENTINELS.length === 0) problems.push({ path: 'REDIS_SENTINELS', message: 'list the sentinels (host:port,host:port) that monitor REDIS_SENTINEL_NAME' });
-  if (env.REDIS_CLUSTER_NODES.length > 0 && !env.MEDIC_REDIS_PREFIX.startsWith('{')) {
+  if ((env.MEDIC_REDIS_CELLS ?? 1) > 1 && !env.MEDIC_REDIS_PREFIX.startsWith('{')) {
+    problems.push({ path: 'MEDIC_REDIS_PREFIX', message: `cells (MEDIC_REDIS_CELLS > 1) are named after the prefix's hash tag: {${env.MEDIC_REDIS_PREFIX.slice(0, -1)}}:` });
+  } else if (env.REDIS_CLUSTER_NODES.length > 0 && !env.MEDIC_REDIS_PREFIX.startsWith('{')) {
     problems.push({ path: 'MEDIC_REDIS_PREFIX', message: `on a Redis Cluster the prefix must carry a hash tag so Medic's keys share one slot: {${env.MEDIC_REDIS_PREFIX.slice(0, -1)}}:` });
   }
   return problems;
