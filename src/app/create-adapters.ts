@@ -60,6 +60,9 @@ import { detectIsolation } from '../adapters/git/run-check.js';
 import { createLogSource } from './create-log-source.js';
 import { createRetrieval } from './create-retrieval.js';
 import { medicPaths } from './paths.js';
+import { cellPrefixes } from '../domain/cells.js';
+import { createCellLocator } from '../adapters/redis/cell-locator.js';
+import { routeGroupingPort } from './cells/routed-commands.js';
 
 export interface AdapterContext {
   config: Config;
@@ -84,6 +87,11 @@ export interface AdapterContext {
 export async function createAdapters({ config, redis, logger, chatOut, slack, verboseChat, catalog: given, metrics }: AdapterContext): Promise<Adapters> {
   const paths = medicPaths(config);
   const prefix = config.MEDIC_REDIS_PREFIX;
+  // What names an incident reads and writes in the incident's own cell (one cell: the prefix itself).
+  const cells = cellPrefixes(prefix, config.MEDIC_REDIS_CELLS);
+  const locator = createCellLocator(redis, cells);
+  const cellStores = cells.map((p) => createIncidentStore(redis, p));
+  const grouping = routeGroupingPort(cells.map((p) => createIncidentGrouping(redis, p)), locator);
   const logs = createLogSource(config, paths, logger);
   const catalog = given ?? (await createServiceCatalog(config, paths));
   const scope = createPipelineContext();
@@ -92,7 +100,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
     catalog,
     hostFor: (repository) => createCodeHost({ config, redis, logger, paths, repository, checkSlots }),
     currentIncident: () => scope.incidentId,
-    serviceOf: createServiceLookup(createIncidentStore(redis, prefix)),
+    serviceOf: createServiceLookup({ get: async (id) => cellStores[(await locator.cellOf(id)) ?? 0]!.get(id) }),
     logger,
   });
   const { repo, unlockedRepo, publisher, pullRequests } = routed;
@@ -143,7 +151,7 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
       return route.known && route.repository ? route.repository.id : '-';
     },
     config: { ...config, MEDIC_APPROVERS: approverIds(config), MEDIC_ELEVATED_APPROVERS: elevatedIds(config) },
-    ports: { logs, chat, repo, publisher, pullRequests, checkProposal: routed.checkProposal, searchDocs: createDocsSearch({ embedder, vectors: store }), searchCode: codeSearch, grouping: createIncidentGrouping(redis, prefix), ...(llm ? { model: { llm, answers: MODEL_ANSWERS, deadlineMs: modelDeadlineMs(config) } } : {}) },
+    ports: { logs, chat, repo, publisher, pullRequests, checkProposal: routed.checkProposal, searchDocs: createDocsSearch({ embedder, vectors: store }), searchCode: codeSearch, grouping, ...(llm ? { model: { llm, answers: MODEL_ANSWERS, deadlineMs: modelDeadlineMs(config) } } : {}) },
   });
   const gated = createGatedPorts(gateway, { logs, chat, repo, publisher, pullRequests }, scope);
   const audit = createAuditLog(redis, prefix);

@@ -50,6 +50,7 @@ import type { GroupingCommands } from '../use-cases/grouping-commands.js';
 import { enqueuePending } from '../use-cases/ingest-events.js';
 import { dispatchPendingFixOrders, type FixOrderDeps } from '../use-cases/dispatch-fix-orders.js';
 import type { Adapters } from './adapters.js';
+import { mergeAudits } from './cells/merged-audit.js';
 
 export interface MedicParts {
   config: Config;
@@ -60,6 +61,27 @@ export interface MedicParts {
   clock?: () => Date;
   /** Fault injection for crash drills: called after each persisted step. */
   afterStep?: (step: string) => void;
+  /** Set when this Medic is one cell of several (src/app/cells/create-cells.ts). */
+  cell?: CellRole;
+}
+
+/** What a cell does of the whole: who reads the log source, who answers clicks; the adapters are the whole's. */
+export interface CellRole {
+  /** The poll of the cell that reads the log source for every cell (cell 0), made from its own; absent: the cell runs no poll. */
+  poll?: (own: PollDeps) => PollDeps;
+  /** The configured prefix, home of what spans cells: the clicks the web role hands over and their replay claims. */
+  home: string;
+  /** The trail kept across cells (the gateway's, under the home prefix), read with this cell's own. */
+  sharedAudit: AuditLog;
+  /** The surfaces over every cell, on the one cell that answers the clicks the web role acked; absent: it answers none. */
+  clicks?: () => { commands: IncidentCommands; actions?: ActionCommands };
+}
+
+/** The numbers behind Medic's gauges, read from Redis (summed over cells when there are several). */
+export interface GaugeReadings {
+  queues: Record<string, Record<string, number>>;
+  cardsFailing: number;
+  byState: Partial<Record<IncidentState, number>>;
 }
 
 export interface Medic {
@@ -81,13 +103,25 @@ export interface Medic {
   /** Redis's connection state and a bounded PING only (`/readyz`): no upstream is called. */
   ready(): Promise<ServiceCheck[]>;
   refreshGauges(): Promise<void>;
+  readGauges(): Promise<GaugeReadings>;
   /** Starts the workers and the poll scheduler (the worker role). */
   startWorkers(options?: { poll?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
+/** Sets the gauges from one reading: queue depths, failing cards, incidents per state. */
+export function setGauges(metrics: Metrics, readings: GaugeReadings): void {
+  for (const [name, counts] of Object.entries(readings.queues)) {
+    for (const [state, n] of Object.entries(counts)) metrics.queueDepth.set({ queue: name, state }, n);
+  }
+  metrics.cardsFailing.set(readings.cardsFailing);
+  for (const state of IncidentState.options) metrics.incidentsByState.set({ state }, Math.max(0, readings.byState[state] ?? 0));
+}
+
 const DEDUPE_RETENTION_MS = 7 * 86_400_000;
 const CHECK_TIMEOUT_MS = 10_000;
+/** How long a close waits, past MEDIC_SHUTDOWN_TIMEOUT_MS, for jobs still running to finish. */
+const CLOSE_GRACE_MS = 10_000;
 
 /** One service check that always answers: a failure or no answer within the bound is a FAIL. */
 async function boundedCheck(checkable: Checkable, timeoutMs: number): Promise<ServiceCheck> {
@@ -108,12 +142,15 @@ export function createMedic(parts: MedicParts): Medic {
   const prefix = config.MEDIC_REDIS_PREFIX;
   const clock = parts.clock ?? (() => new Date());
   const store = createIncidentStore(redis, prefix, { retentionMs: config.MEDIC_RETENTION_DAYS * 86_400_000, auditMaxLen: config.MEDIC_AUDIT_MAXLEN });
-  const audit = createAuditLog(redis, prefix, { maxLen: config.MEDIC_AUDIT_MAXLEN });
+  const ownAudit = createAuditLog(redis, prefix, { maxLen: config.MEDIC_AUDIT_MAXLEN });
+  const audit = parts.cell?.sharedAudit ? mergeAudits([ownAudit, parts.cell.sharedAudit]) : ownAudit;
   const storm = stormSettingsFrom(config);
   const queues = createQueues(redis, prefix, { cardRefreshS: storm.cardRefreshS });
   const workers: Worker[] = [];
   const answerers: ClickAnswerer[] = [];
-  const followUps = createClickFollowUpStream(redis, prefix);
+  // The web role hands clicks over under the home prefix, whichever cell holds the incident.
+  const clicksPrefix = parts.cell?.home ?? prefix;
+  const followUps = createClickFollowUpStream(redis, clicksPrefix);
   // Learning is a courtesy to the next incident: a failed write-back is logged, never fatal.
   // A write-back to Medic's own document index, outside the gateway (README: side effects outside
   // the gateway): it touches no operator system and no model chooses it, so it is audited here.
@@ -192,6 +229,14 @@ export function createMedic(parts: MedicParts): Medic {
   };
 
 
+  async function readGauges(): Promise<GaugeReadings> {
+    const depths: GaugeReadings['queues'] = {};
+    for (const [name, queue] of Object.entries({ poll: queues.poll, analyze: queues.analyze, fix: queues.fix, refresh: queues.refreshCard, sweep: queues.sweep, checks: queues.watchChecks, verify: queues.verifyFix, deliver: queues.deliverCard })) {
+      depths[name] = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+    }
+    return { queues: depths, cardsFailing: (await cardState.failing()).length, byState: await store.countByState() };
+  }
+
   return {
     store, audit, queues, commands, followUps, pipeline, fix, poll, ...(actions ? { actions } : {}), ...(grouping ? { grouping } : {}),
     async checks() {
@@ -208,17 +253,11 @@ export function createMedic(parts: MedicParts): Medic {
       return Promise.all([redisCheck, ...adapters.checks, cardCheck].map((c) => boundedCheck(c, CHECK_TIMEOUT_MS)));
     },
     ready: async () => [await checkRedisReady(redis)],
-    async refreshGauges() {
-      for (const [name, queue] of Object.entries({ poll: queues.poll, analyze: queues.analyze, fix: queues.fix, refresh: queues.refreshCard, sweep: queues.sweep, checks: queues.watchChecks, verify: queues.verifyFix, deliver: queues.deliverCard })) {
-        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
-        for (const [state, n] of Object.entries(counts)) metrics.queueDepth.set({ queue: name, state }, n);
-      }
-      metrics.cardsFailing.set((await cardState.failing()).length);
-      const counts = await store.countByState();
-      for (const state of IncidentState.options) metrics.incidentsByState.set({ state }, Math.max(0, counts[state] ?? 0));
-    },
+    readGauges,
+    refreshGauges: async () => setGauges(metrics, await readGauges()),
     async startWorkers(options = {}) {
-      await adapters.prepare?.();
+      // A cell's adapters are the whole's, prepared once by it.
+      if (!parts.cell) await adapters.prepare?.();
       const workerOptions = { connection: redis, redisPrefix: prefix, lockDurationMs: config.MEDIC_JOB_LOCK_MS, logger };
       workers.push(startWorker(createAnalyzeJob(pipeline, { concurrency: config.MEDIC_ANALYZE_CONCURRENCY }), workerOptions), startWorker(createApplyFixJob(fix), workerOptions));
       if (adapters.pullRequests.checks) {
@@ -237,9 +276,12 @@ export function createMedic(parts: MedicParts): Medic {
         }), workerOptions),
       );
       // Clicks the web role acked: the use-case and the clicker's ephemeral run here, off its loop.
-      const claims = createRedisDeliveryClaims(redis, prefix);
-      const answerDeps = { commands, ...(actions ? { actions } : {}), logger, tell: tellThroughChat(adapters.chat, audit, logger), claim: (key: string, deliveryId?: string) => claims.claim(key, deliveryId) };
-      answerers.push(await startClickAnswerer(redis, prefix, (click) => answerClick(answerDeps, click), { logger }));
+      const claims = createRedisDeliveryClaims(redis, clicksPrefix);
+      const surfaces = parts.cell ? parts.cell.clicks?.() : { commands, ...(actions ? { actions } : {}) };
+      if (surfaces) {
+        const answerDeps = { ...surfaces, logger, tell: tellThroughChat(adapters.chat, audit, logger), claim: (key: string, deliveryId?: string) => claims.claim(key, deliveryId) };
+        answerers.push(await startClickAnswerer(redis, clicksPrefix, (click) => answerClick(answerDeps, click), { logger }));
+      }
       await queues.sweep.upsertJobScheduler('sweep-quiet', { every: config.MEDIC_SWEEP_INTERVAL_S * 1000 }, { name: 'sweep', data: {} });
       if (config.SPLUNK_HEC_URL && config.SPLUNK_HEC_TOKEN) {
         const hec = createHecClient({ url: config.SPLUNK_HEC_URL, token: config.SPLUNK_HEC_TOKEN, index: config.SPLUNK_HEC_INDEX, sourcetype: config.SPLUNK_HEC_SOURCETYPE });
@@ -253,19 +295,24 @@ export function createMedic(parts: MedicParts): Medic {
       // Recover work a crash left between two writes: incidents never enqueued, approvals never started.
       await enqueuePending(poll);
       await dispatchPendingFixOrders(fixOrders);
-      if (options.poll !== false) {
-        workers.push(startWorker(createPollJob(poll), workerOptions));
+      const reader = parts.cell ? parts.cell.poll?.(poll) : poll;
+      if (options.poll !== false && reader) {
+        workers.push(startWorker(createPollJob(reader), workerOptions));
         await queues.poll.upsertJobScheduler(`poll-${adapters.logs.name}`, { every: config.MEDIC_POLL_INTERVAL_MS }, { name: 'poll', data: {} });
       }
     },
     async close() {
-      const timeout = new Promise<void>((resolve) => setTimeout(resolve, config.MEDIC_SHUTDOWN_TIMEOUT_MS).unref());
-      const drained = await Promise.race([Promise.all(workers.map((w) => w.close())).then(() => true), timeout.then(() => false)]);
-      // Jobs still running are left to their lock: the next worker resumes them from their checkpoint.
-      if (!drained) await Promise.all(workers.map((w) => w.close(true).catch(() => undefined)));
+      const timeout = (ms: number) => new Promise<false>((resolve) => setTimeout(() => resolve(false), ms).unref());
+      const closing = Promise.all(workers.map((w) => w.close())).then(() => true);
+      // BullMQ's close(true) on a worker already closing only returns the graceful close, so
+      // forcing cannot cut a job short. Past the timeout, jobs still running are left to their
+      // lock (the next worker resumes them from their checkpoint), and the wait is bounded: a
+      // worker whose Redis node died mid-command may never finish closing.
+      const drained = await Promise.race([closing, timeout(config.MEDIC_SHUTDOWN_TIMEOUT_MS)]);
+      if (!drained && !(await Promise.race([closing, timeout(CLOSE_GRACE_MS)]))) logger.warn({ prefix }, 'workers still closing; their jobs are left to their locks');
       await Promise.all(answerers.map((a) => a.close()));
       await queues.close();
-      await adapters.close?.();
+      if (!parts.cell) await adapters.close?.();
     },
   };
 }

@@ -15,7 +15,8 @@ import { remoteOf } from './repository-dirs.js';
 import { chatMode, sandboxRefusal, slackSettings } from './chat-mode.js';
 import { ErrorCode, MedicError } from '../domain/errors.js';
 import { createAdapters } from './create-adapters.js';
-import { createMedic, type Medic } from './create-medic.js';
+import type { Medic } from './create-medic.js';
+import { createMedicCells } from './cells/create-cells.js';
 
 export type Role = 'all' | 'web' | 'worker' | 'cli';
 
@@ -77,7 +78,7 @@ export async function startRuntime(
   }
   const adapters = await createAdapters({ config, redis, logger, chatOut: options.chatOut ?? process.stdout, slack, verboseChat: options.verboseChat, catalog, metrics });
   const crashAfter = new Set(config.MEDIC_CRASH_AFTER);
-  const medic = createMedic({
+  const medic = createMedicCells({
     config, redis, adapters, logger, metrics,
     afterStep: crashAfter.size > 0 ? (step) => { if (crashAfter.has(step)) process.kill(process.pid, 'SIGKILL'); } : undefined,
   });

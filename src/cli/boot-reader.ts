@@ -1,5 +1,4 @@
-import { createAuditLog } from '../adapters/redis/audit-log.js';
-import { createIncidentStore } from '../adapters/redis/incident-store.js';
+import { cellReaders } from '../app/cells/cell-readers.js';
 import { describeError } from '../app/describe-error.js';
 import type { AuditLog } from '../ports/audit.js';
 import { createIncidentReads, type IncidentReads } from '../use-cases/create-incident-commands.js';
@@ -22,8 +21,8 @@ export const bootReader: BootReader = async (io, fn) => {
   let state: Awaited<ReturnType<typeof openState>> | undefined;
   try {
     state = await openState(io.env);
-    const prefix = state.config.MEDIC_REDIS_PREFIX;
-    return await fn({ commands: createIncidentReads(createIncidentStore(state.redis, prefix)), audit: createAuditLog(state.redis, prefix) });
+    const { store, audit } = cellReaders(state.redis, state.config);
+    return await fn({ commands: createIncidentReads(store), audit });
   } catch (error) {
     io.stderr.write(`${describeError(error)}\n`);
     return 1;

@@ -58,9 +58,9 @@ const COMMANDS: Record<string, LoadCommand> = {
   audit: async (env) => {
     const { createAuditCommand } = await import('./commands/audit.js');
     return createAuditCommand(async () => {
-      const [{ openState }, { createAuditLog }] = await Promise.all([import('./open-state.js'), import('../adapters/redis/audit-log.js')]);
+      const [{ openState }, { cellReaders }] = await Promise.all([import('./open-state.js'), import('../app/cells/cell-readers.js')]);
       const state = await openState(env);
-      return { audit: createAuditLog(state.redis, state.config.MEDIC_REDIS_PREFIX), close: () => state.close() };
+      return { audit: cellReaders(state.redis, state.config).audit, close: () => state.close() };
     });
   },
 };

@@ -72,6 +72,8 @@ export interface Mutation {
 
 export interface IncidentStore {
   ingest(inputs: IngestInput[], nowMs: number, options?: IngestOptions): Promise<{ status: IngestStatus; incidentId: string }[]>;
+  /** The miner's family merges ([retired, survivor]), in order, as an ingest runs an input's `merges` before it. */
+  mergeFamilies(merges: [string, string][], nowMs: number): Promise<void>;
   get(id: string): Promise<Incident | undefined>;
   require(id: string): Promise<Incident>;
   /**

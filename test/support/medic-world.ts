@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createAdapters } from '../../src/app/create-adapters.js';
-import { createMedic, type Medic } from '../../src/app/create-medic.js';
+import type { Medic } from '../../src/app/create-medic.js';
+import { createMedicCells, type CelledMedic } from '../../src/app/cells/create-cells.js';
+import { cellPrefixes } from '../../src/domain/cells.js';
 import type { SlackSettings } from '../../src/app/chat-mode.js';
 import type { Incident } from '../../src/domain/incident.js';
 import { createRedis, deleteByPrefix, type RedisClient } from '../../src/adapters/redis/connect.js';
@@ -96,12 +98,14 @@ export interface WorldOptions {
   redis?: WorldRedis;
   /** Another single Redis (a drill's own server, which it may kill). */
   redisUrl?: string;
+  /** MEDIC_REDIS_CELLS: the state cut into this many cells, each under its own hash tag. */
+  cells?: number;
 }
 
 export async function createWorld(options: WorldOptions = {}): Promise<World> {
   const dir = await mkdtemp(join(tmpdir(), 'medic-world-'));
   const id = randomUUID().slice(0, 8);
-  const prefix = options.redis ? `{medic-test-${id}}:` : `medic-test-${id}:`;
+  const prefix = options.redis || options.cells ? `{medic-test-${id}}:` : `medic-test-${id}:`;
   await mkdir(join(dir, 'logs'), { recursive: true });
   const scriptFile = join(dir, 'llm-script.json');
   await writeFile(scriptFile, JSON.stringify(options.script ?? (await checkoutFixScript())));
@@ -110,6 +114,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
     MEDIC_DATA_DIR: join(dir, 'data'), MEDIC_SAMPLE_DIR: join(ROOT, 'data'), MEDIC_LOG_DIR: join(dir, 'logs'),
     MEDIC_LLM: options.llm ?? 'scripted', MEDIC_LLM_SCRIPT: scriptFile, MEDIC_CHAT: 'console',
     MEDIC_APPROVERS: APPROVER, MEDIC_JOB_LOCK_MS: '2000', MEDIC_POLL_INTERVAL_MS: '500', PORT: '0',
+    ...(options.cells ? { MEDIC_REDIS_CELLS: String(options.cells) } : {}),
   };
   const redis = createRedis(options.redis?.target ?? options.redisUrl ?? TEST_REDIS_URL, 'medic-test-world');
   const chatOut = new PassThrough();
@@ -126,7 +131,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
       const config = loadConfig({ ...env, ...(slack ? { MEDIC_CHAT: 'auto' } : {}), ...overrides });
       const logger = createLogger({ level: 'silent' });
       const adapters = await createAdapters({ config, redis, logger, chatOut, ...(slack ? { slack } : {}) });
-      const medic = createMedic({ config, redis, adapters, logger, metrics: createMetrics() });
+      const medic = createMedicCells({ config, redis, adapters, logger, metrics: createMetrics() });
       medics.push(medic);
       return medic;
     },
@@ -160,7 +165,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
         return gone;
       }));
       for (const medic of medics) await medic.close();
-      await deleteByPrefix(redis, prefix);
+      for (const keyspace of new Set([prefix, ...cellPrefixes(prefix, options.cells ?? 1)])) await deleteByPrefix(redis, keyspace);
       redis.disconnect();
       await rm(dir, { recursive: true, force: true });
     },
@@ -196,8 +201,16 @@ export async function startCheckoutWorld(llm: 'scripted' | 'offline', overrides:
 
 /** True once no card delivery is queued, running or waiting for a retry. */
 export async function cardsDelivered(medic: Medic): Promise<boolean> {
-  const counts = await medic.queues.deliverCard.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
-  return Object.values(counts).every((n) => n === 0);
+  for (const cell of cellsOf(medic)) {
+    const counts = await cell.queues.deliverCard.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+    if (!Object.values(counts).every((n) => n === 0)) return false;
+  }
+  return true;
+}
+
+/** A Medic's cells (MEDIC_REDIS_CELLS), or the Medic itself. */
+export function cellsOf(medic: Medic): Medic[] {
+  return 'cells' in medic ? (medic as CelledMedic).cells : [medic];
 }
 
 /**
@@ -205,8 +218,12 @@ export async function cardsDelivered(medic: Medic): Promise<boolean> {
  * must not spend their own time parsing every incident record while they time Medic's.
  */
 export async function analysesEnded(medic: Medic, n: number): Promise<boolean> {
-  const counts = await medic.queues.analyze.getJobCounts('completed', 'failed');
-  return (counts.completed ?? 0) + (counts.failed ?? 0) >= n;
+  let ended = 0;
+  for (const cell of cellsOf(medic)) {
+    const counts = await cell.queues.analyze.getJobCounts('completed', 'failed');
+    ended += (counts.completed ?? 0) + (counts.failed ?? 0);
+  }
+  return ended >= n;
 }
 
 /** The first incident that reaches one of `states`, once its card shows it (cards are their own job). */

@@ -120,7 +120,20 @@ export function createIncidentStore(redis: RedisClient, prefix: string, options:
     return counts;
   }
 
+  const refused = (error: unknown) => new MedicError(ErrorCode.UpstreamUnavailable, `Redis refused an ingest: ${(error as Error).message}`, { transient: true });
+
+  async function mergeFamilies(merges: [string, string][], nowMs: number): Promise<void> {
+    const overflow = overflowFingerprint(hourOf(nowMs));
+    for (const [from, to] of merges) {
+      await r.medicMergeFamily(
+        keys.scopes(from), keys.scopes(to), keys.merged, keys.mergesPending, keys.activity, keys.pending, keys.families(overflow),
+        prefix, from, to, SAMPLE_CAP, nowMs,
+      ).catch((error: unknown) => Promise.reject(refused(error)));
+    }
+  }
+
   const store: IncidentStore = {
+    mergeFamilies,
     async ingest(inputs, nowMs, options = {}) {
       const hour = hourOf(nowMs);
       const overflow = overflowFingerprint(hour);
@@ -129,7 +142,6 @@ export function createIncidentStore(redis: RedisClient, prefix: string, options:
       if (options.overflow) await redis.set(keys.template(overflow), JSON.stringify(options.overflow), 'PX', msLeftInHour + HOUR_MS, 'NX');
       const ctx = { keys, prefix, hour, overflow, nowMs, msLeftInHour, sampleCap: SAMPLE_CAP, options };
       const out: { status: IngestStatus; incidentId: string }[] = [];
-      const refused = (error: unknown) => new MedicError(ErrorCode.UpstreamUnavailable, `Redis refused an ingest: ${(error as Error).message}`, { transient: true });
       const runBatch = async (segment: IngestInput[]) => {
         let flat = await r.medicIngestBatch(ingestBatchArgs(segment, ctx, knownOpen)).catch((error: unknown) => Promise.reject(refused(error)));
         // A fingerprint believed open was not: nothing was written, the batch goes again whole.
@@ -151,12 +163,7 @@ export function createIncidentStore(redis: RedisClient, prefix: string, options:
           await runBatch(segment);
           segment = [];
         }
-        for (const [from, to] of input.merges ?? []) {
-          await r.medicMergeFamily(
-            keys.scopes(from), keys.scopes(to), keys.merged, keys.mergesPending, keys.activity, keys.pending, keys.families(overflow),
-            prefix, from, to, SAMPLE_CAP, nowMs,
-          ).catch((error: unknown) => Promise.reject(refused(error)));
-        }
+        if (input.merges?.length) await mergeFamilies(input.merges, nowMs);
         segment.push(input);
         if (segment.length >= MAX_BATCH) {
           await runBatch(segment);
