@@ -12,6 +12,8 @@
  * - failover_lost / failover_duplicated: the same after a second storm during which the master
  *   holding the most keys is killed (SIGKILL) and its replica takes over.
  * Beside them, each master's keys by what they hold: queues (BullMQ), one incident's, or shared.
+ * Medic runs with CLUSTER_BENCH_CELLS cells (MEDIC_REDIS_CELLS; default 6, two per master); 1 is
+ * the single keyspace, for comparison.
  */
 import { cpus, loadavg } from 'node:os';
 import { withConnection } from '../test/support/redis-servers.js';
@@ -19,12 +21,14 @@ import { cardsDelivered, createWorld, type World } from '../test/support/medic-w
 import { clusterWorldRedis, startRedisCluster, type TestRedisCluster } from '../test/support/redis-cluster.js';
 import { STORM_FAMILIES, stormLines } from '../test/support/storm-events.js';
 import { isOverflowFingerprint } from '../src/domain/storm-policy.js';
+import { cellPrefixes } from '../src/domain/cells.js';
 import type { BenchReport } from './report.js';
 
 const EVENTS = Number(process.env.CLUSTER_BENCH_EVENTS ?? 20_000);
 const FAMILIES = STORM_FAMILIES.length;
 const SERVICES = new Set(STORM_FAMILIES.map((f) => f.service)).size;
 const NODE_TIMEOUT_MS = 2_000;
+const CELLS = Number(process.env.CLUSTER_BENCH_CELLS ?? 6);
 
 type Medic = Awaited<ReturnType<World['startMedic']>>;
 
@@ -39,17 +43,19 @@ function classOf(name: string): 'queues' | 'incident' | 'shared' {
   return /inc-[a-z0-9]/.test(name) ? 'incident' : 'shared';
 }
 
-async function keysOn(port: number, prefix: string): Promise<{ count: number; byClass: Record<string, number> }> {
+async function keysOn(port: number, prefixes: string[]): Promise<{ count: number; byClass: Record<string, number> }> {
   return withConnection(port, async (r) => {
     const byClass: Record<string, number> = { queues: 0, incident: 0, shared: 0 };
     let count = 0;
-    let cursor = '0';
-    do {
-      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix.replace(/[[\]*?\\]/g, '\\$&')}*`, 'COUNT', 1_000);
-      cursor = next;
-      count += keys.length;
-      for (const key of keys) byClass[classOf(key.slice(prefix.length))]! += 1;
-    } while (cursor !== '0');
+    for (const prefix of prefixes) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix.replace(/[[\]*?\\]/g, '\\$&')}*`, 'COUNT', 1_000);
+        cursor = next;
+        count += keys.length;
+        for (const key of keys) byClass[classOf(key.slice(prefix.length))]! += 1;
+      } while (cursor !== '0');
+    }
     return { count, byClass };
   });
 }
@@ -76,9 +82,9 @@ async function storm(world: World, medic: Medic, name: string, seed: number, bas
   await medic.queues.poll.add('poll', {});
 }
 
-async function shares(cluster: TestRedisCluster, prefix: string, callsBefore: Map<number, number>) {
+async function shares(cluster: TestRedisCluster, prefixes: string[], callsBefore: Map<number, number>) {
   const masters = await cluster.masterPorts();
-  const held = await Promise.all(masters.map((port) => keysOn(port, prefix)));
+  const held = await Promise.all(masters.map((port) => keysOn(port, prefixes)));
   const keys = held.map((h) => h.count);
   const calls = await Promise.all(masters.map(async (port) => (await commandCalls(port)) - (callsBefore.get(port) ?? 0)));
   const share = (values: number[]) => Math.max(...values) / Math.max(1, values.reduce((a, b) => a + b, 0));
@@ -88,7 +94,9 @@ async function shares(cluster: TestRedisCluster, prefix: string, callsBefore: Ma
 export default async function bench(): Promise<BenchReport> {
   const loadBefore = loadavg()[0] ?? 0;
   const cluster = await startRedisCluster({ masters: 3, replicas: 1, nodeTimeoutMs: NODE_TIMEOUT_MS });
-  const world = await createWorld({ llm: 'scripted', redis: clusterWorldRedis(cluster) });
+  const world = await createWorld({ llm: 'scripted', redis: clusterWorldRedis(cluster), cells: CELLS });
+  // The cells, and the home prefix that holds what spans them.
+  const prefixes = [...new Set([world.prefix, ...cellPrefixes(world.prefix, CELLS)])];
   try {
     const medic = await world.startMedic();
     await medic.startWorkers();
@@ -100,7 +108,7 @@ export default async function bench(): Promise<BenchReport> {
     await settle(world, medic, EVENTS, 'the first storm');
     const firstSeconds = (performance.now() - started) / 1000;
     const first = await tally(medic);
-    const spread = await shares(cluster, world.prefix, callsBefore);
+    const spread = await shares(cluster, prefixes, callsBefore);
 
     // The second storm, with the busiest master killed while it is ingested.
     const busiest = spread.masters[spread.keys.indexOf(Math.max(...spread.keys))]!;
@@ -137,7 +145,7 @@ export default async function bench(): Promise<BenchReport> {
       },
       detail: {
         events_per_storm: EVENTS, families: FAMILIES, services: SERVICES, masters: 3, replicas_per_master: 1, node_timeout_ms: NODE_TIMEOUT_MS,
-        prefix_layout: world.env.MEDIC_REDIS_PREFIX, keys_per_master: spread.keys, keys_by_class_per_master: spread.keysByClass, commands_per_master: spread.calls,
+        cells: CELLS, prefix_layout: prefixes, keys_per_master: spread.keys, keys_by_class_per_master: spread.keysByClass, commands_per_master: spread.calls,
         first: { counted: first.counted, incidents: first.incidents, ...f1 }, second: { counted: second.counted, incidents: second.incidents, ...f2 },
         killed_master: busiest, node: process.version, cpus: cpus().length, load_avg_1m_before: loadBefore, load_avg_1m_after: loadAfter,
       },
