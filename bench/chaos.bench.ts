@@ -22,6 +22,8 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { createRedis, type RedisClient } from '../src/adapters/redis/connect.js';
 import { createIncidentStore } from '../src/adapters/redis/incident-store.js';
+import { cellReaders } from '../src/app/cells/cell-readers.js';
+import { cellOfService } from '../src/domain/cells.js';
 import type { Incident } from '../src/domain/incident.js';
 import { fixBranches } from '../test/support/git-remote.js';
 import { APPROVER, ROOT, createWorld, type World, type WorldOptions } from '../test/support/medic-world.js';
@@ -134,6 +136,8 @@ export interface DrillOptions {
   cluster?: boolean;
   workers?: number;
   webs?: number;
+  /** MEDIC_REDIS_CELLS for the fleet: the state cut into this many cells (default 1). */
+  cells?: number;
 }
 
 /** Where the drill's Redis is, and how the drill kills it once. */
@@ -185,10 +189,11 @@ export async function drill(options: DrillOptions): Promise<BenchReport> {
   boots.length = 0;
   Array.from({ length: busy }, busyProcess);
   const redis = options.cluster ? await clusterRedis() : await ownRedis();
-  const world = await createWorld({ llm: 'scripted', ...redis.world });
+  const cells = options.cells ?? 1;
+  const world = await createWorld({ llm: 'scripted', ...redis.world, ...(cells > 1 ? { cells } : {}) });
   const reader = redis.reader;
   reader.on('error', () => undefined);
-  const store = createIncidentStore(reader, world.prefix);
+  const store = cells > 1 ? cellReaders(reader, { MEDIC_REDIS_PREFIX: world.prefix, MEDIC_REDIS_CELLS: cells }).store : createIncidentStore(reader, world.prefix);
   const workers: (ChildProcess | undefined)[] = [];
   const webs: (ChildProcess | undefined)[] = [];
   const approvers = new Map<string, ChildProcess>();
@@ -329,6 +334,7 @@ export async function drill(options: DrillOptions): Promise<BenchReport> {
       detail: {
         timeline, states, stuck: incidents.filter((i) => i.state !== 'fixed').map((i) => ({ id: i.id, state: i.state, error: i.error })), env: CHAOS_ENV,
         redis: options.cluster ? 'cluster: 3 masters, 1 replica each' : 'one server (AOF, fsync always)', workers: workerCount, webs: webCount,
+        cells, shop_cell: cellOfService('shop', cells),
       },
     };
   } finally {
