@@ -1,7 +1,8 @@
 // Builds the shipped entry points (`dist/main.js`, `dist/cli/medic.js`) with esbuild: one bundle of
 // Medic's own code per entry, split into chunks along the dynamic imports so that each command
 // loads only its own code; npm packages stay external and are loaded from node_modules as usual.
-import { rm } from 'node:fs/promises';
+// The Redis scripts are copied beside the bundles, to dist/lua.
+import { cp, rm } from 'node:fs/promises';
 import process from 'node:process';
 import { URL, fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -25,6 +26,8 @@ export async function buildDist(outdir = `${root}/dist`) {
     sourcemap: true,
     logLevel: 'warning',
   });
+  // Redis scripts stay .lua files (src/adapters/redis/lua-scripts.ts reads them from dist/lua).
+  await cp(`${root}/src/adapters/redis/lua`, `${outdir}/lua`, { recursive: true });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await buildDist();

@@ -12,7 +12,7 @@ import type { FixOrder, IncidentStore, IngestInput, IngestStatus, QuietIncident 
 import { ADMITTED_FENCE_TTL_MS, type WriteFence } from '../../ports/write-fence.js';
 import { z } from 'zod';
 import { HOLD_FAMILY, RELEASE_FINGERPRINT, UPDATE_INCIDENT } from './incident-scripts.js';
-import { ingestBatchArgs, type IngestKeys } from './ingest-batch-args.js';
+import { ingestBatchArgs, ingestKeys, type IngestKeys } from './ingest-batch-args.js';
 import { INGEST_BATCH } from './ingest-batch-script.js';
 import { cancelExpiry, pruneExpired, scheduleExpiry } from './retention.js';
 import { createStateIndex, stateIndexKey } from './state-index.js';
@@ -73,21 +73,7 @@ export function createIncidentStore(redis: RedisClient, prefix: string, options:
   const key = (id: string) => `${prefix}incident:${id}`;
   const knownOpen = new Set<string>();
   const keys: IngestKeys & { merged: string; mergesPending: string; outbox: string; state: ReturnType<typeof stateIndexKey> } = {
-    processed: `${prefix}processed`,
-    incidents: `${prefix}incidents`,
-    byState: `${prefix}incidents:by-state`,
-    pending: `${prefix}pending-analysis`,
-    activity: `${prefix}activity`,
-    open: (fingerprint: string) => `${prefix}open:${fingerprint}`,
-    forming: (fingerprint: string) => `${prefix}forming:${fingerprint}`,
-    last: (fingerprint: string) => `${prefix}last:${fingerprint}`,
-    cap: (hour: number, service?: string) => (service === undefined ? `${prefix}cap:${hour}` : `${prefix}cap:${service}:${hour}`),
-    families: (overflow: string) => `${prefix}${overflow}:families`,
-    template: (overflow: string) => `${prefix}${overflow}:template`,
-    overflowVolume: (overflow: string) => `${prefix}${overflow}:volume`,
-    overflowInfo: (overflow: string) => `${prefix}${overflow}:info`,
-    scopes: (family: string) => `${prefix}family:${family}:scopes`,
-    volume: (hour: number, service?: string) => (service === undefined ? `${prefix}cap:${hour}:volume` : `${prefix}cap:${service}:${hour}:volume`),
+    ...ingestKeys(prefix),
     merged: `${prefix}merged`,
     mergesPending: `${prefix}merges:pending`,
     outbox: `${prefix}outbox`,

@@ -21,6 +21,27 @@ export interface IngestKeys {
   overflowInfo(overflow: string): string;
 }
 
+/** The keys of a store under prefix that ingest touches. */
+export function ingestKeys(prefix: string): IngestKeys {
+  return {
+    processed: `${prefix}processed`,
+    incidents: `${prefix}incidents`,
+    byState: `${prefix}incidents:by-state`,
+    pending: `${prefix}pending-analysis`,
+    activity: `${prefix}activity`,
+    open: (fingerprint: string) => `${prefix}open:${fingerprint}`,
+    forming: (fingerprint: string) => `${prefix}forming:${fingerprint}`,
+    last: (fingerprint: string) => `${prefix}last:${fingerprint}`,
+    cap: (hour: number, service?: string) => (service === undefined ? `${prefix}cap:${hour}` : `${prefix}cap:${service}:${hour}`),
+    families: (overflow: string) => `${prefix}${overflow}:families`,
+    template: (overflow: string) => `${prefix}${overflow}:template`,
+    overflowVolume: (overflow: string) => `${prefix}${overflow}:volume`,
+    overflowInfo: (overflow: string) => `${prefix}${overflow}:info`,
+    scopes: (family: string) => `${prefix}family:${family}:scopes`,
+    volume: (hour: number, service?: string) => (service === undefined ? `${prefix}cap:${hour}:volume` : `${prefix}cap:${service}:${hour}:volume`),
+  };
+}
+
 export interface BatchContext {
   keys: IngestKeys;
   prefix: string;
