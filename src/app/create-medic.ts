@@ -16,7 +16,7 @@ import { createDeliverCardJob, type DeliverCardDeps } from '../../jobs/deliver-c
 import { createRedisCardDeliveryState } from '../adapters/redis/card-delivery-state.js';
 import { createCardDeliveries } from './card-deliveries.js';
 import { findStaleCards } from '../use-cases/stale-cards.js';
-import { describeCardDelivery } from './card-delivery-check.js';
+import { combineCardReadings, describeCardDelivery, type CardDeliveryReading } from './card-delivery-check.js';
 import { createAuditLog } from '../adapters/redis/audit-log.js';
 import { createCheckpointStore } from '../adapters/redis/checkpoint-store.js';
 import { createTemplateSnapshotStore } from '../adapters/redis/template-snapshot-store.js';
@@ -98,8 +98,10 @@ export interface Medic {
   pipeline: PipelineDeps;
   fix: FixDeps;
   poll: PollDeps;
-  /** Every configured service, each bounded (`doctor`). */
-  checks(): Promise<ServiceCheck[]>;
+  /** Every configured service, each bounded (`doctor`); the card line from `cardReadings` (default: this Medic's own). */
+  checks(cardReadings?: () => Promise<CardDeliveryReading[]>): Promise<ServiceCheck[]>;
+  /** Where this Medic's card deliveries stand. */
+  readCardDelivery(): Promise<CardDeliveryReading>;
   /** Redis's connection state and a bounded PING only (`/readyz`): no upstream is called. */
   ready(): Promise<ServiceCheck[]>;
   refreshGauges(): Promise<void>;
@@ -237,9 +239,17 @@ export function createMedic(parts: MedicParts): Medic {
     return { queues: depths, cardsFailing: (await cardState.failing()).length, byState: await store.countByState() };
   }
 
+  async function readCardDelivery(): Promise<CardDeliveryReading> {
+    const [failing, queued, stale] = await Promise.all([
+      cardState.failing(), queues.deliverCard.getJobCounts('waiting', 'delayed', 'active', 'prioritized'), findStaleCards({ store, cards: cardState }, clock().getTime()),
+    ]);
+    return { failing, queued, stale };
+  }
+
   return {
     store, audit, queues, commands, followUps, pipeline, fix, poll, ...(actions ? { actions } : {}), ...(grouping ? { grouping } : {}),
-    async checks() {
+    readCardDelivery,
+    async checks(cardReadings = async () => [await readCardDelivery()]) {
       const redisCheck: Checkable = {
         check: () => redis.ping().then(
           () => ({ name: 'redis', adapter: 'redis', ok: true, detail: 'answers PING' }),
@@ -247,7 +257,7 @@ export function createMedic(parts: MedicParts): Medic {
         ),
       };
       const cardCheck: Checkable = {
-        check: async () => describeCardDelivery(await cardState.failing(), await queues.deliverCard.getJobCounts('waiting', 'delayed', 'active', 'prioritized'), await findStaleCards({ store, cards: cardState }, clock().getTime())),
+        check: async () => describeCardDelivery(combineCardReadings(await cardReadings())),
       };
       // All at once, each bounded: `doctor` takes as long as its slowest check, never their sum.
       return Promise.all([redisCheck, ...adapters.checks, cardCheck].map((c) => boundedCheck(c, CHECK_TIMEOUT_MS)));

@@ -1,4 +1,5 @@
 import { createRedis, type RedisClient } from '../adapters/redis/connect.js';
+import { claimCellLayout } from '../adapters/redis/cell-layout.js';
 import { resolveRedis } from '../adapters/redis/embedded-redis.js';
 import { loadConfig, readEnv } from '../config/load-config.js';
 import type { Config } from '../config/schema.js';
@@ -9,12 +10,14 @@ export async function openState(env: NodeJS.ProcessEnv): Promise<{ config: Confi
   const config = loadConfig(readEnv(env));
   const { target, embedded } = await resolveRedis({ target: redisTargetFrom(config), embedded: config.MEDIC_EMBEDDED_REDIS, dataDir: config.MEDIC_DATA_DIR });
   const redis = createRedis(target, 'medic-cli');
-  return {
-    config,
-    redis,
-    async close() {
-      redis.disconnect();
-      await embedded?.stop();
-    },
+  const close = async () => {
+    redis.disconnect();
+    await embedded?.stop();
   };
+  // Read with the cell count the state is laid out in, or not at all (see cell-layout.ts).
+  await claimCellLayout(redis, config.MEDIC_REDIS_PREFIX, config.MEDIC_REDIS_CELLS).catch(async (error: unknown) => {
+    await close();
+    throw error;
+  });
+  return { config, redis, close };
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Cluster } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisCardDeliveryState } from '../../src/adapters/redis/card-delivery-state.js';
 import { cellOfService, cellPrefixes } from '../../src/domain/cells.js';
 import type { Incident } from '../../src/domain/incident.js';
 import { fixBranches } from '../support/git-remote.js';
@@ -69,6 +70,12 @@ describe('Medic with its state in cells (MEDIC_REDIS_CELLS)', () => {
     const own = await cells[shopCell]!.audit.list({ incidentId: waiting.id });
     expect(timeline!.trail.length).toBeGreaterThan(own.filter((a) => a.action.startsWith('step.')).length);
     expect(await medic.store.countByState()).toMatchObject({ fixed: 1 });
+
+    // doctor's card line counts every cell's deliveries: a card Slack refuses in the shop's cell shows.
+    const cardLine = async () => (await medic.checks()).find((c) => c.name === 'card delivery')!;
+    expect((await cardLine()).ok).toBe(true);
+    await createRedisCardDeliveryState(w.redis, prefixes[shopCell]!).recordFailure(waiting.id, { error: 'not_in_channel: invite the bot', since: new Date().toISOString(), attempts: 2 });
+    expect(await cardLine()).toMatchObject({ ok: false, detail: expect.stringContaining(`oldest ${waiting.id}`) });
   }, 120_000);
 
   describe('on a Redis Cluster of three masters', () => {

@@ -151,7 +151,7 @@ describe('a channel Slack refuses', () => {
       const incident = await w.store.get(id);
       return incident?.state === 'reported' && incident.cardDelivery?.upstreamCode === 'channel_not_found';
     }, 20_000);
-    const doctor = describeCardDelivery(await w.delivery.state.failing(), {});
+    const doctor = describeCardDelivery({ failing: await w.delivery.state.failing(), queued: {}, stale: [] });
     expect(doctor.ok).toBe(false);
     expect(doctor.detail).toMatch(/channel_not_found.*MEDIC_SLACK_CHANNEL/);
     expect(w.cardsOf(id)).toHaveLength(0);
@@ -162,7 +162,7 @@ describe('a channel Slack refuses', () => {
     expect(w.cardsOf(id)).toHaveLength(1);
     expect((await w.store.require(id)).cardDelivery).toBeUndefined();
     expect(await w.delivery.state.failing()).toEqual([]);
-    expect(describeCardDelivery([], {}).ok).toBe(true);
+    expect(describeCardDelivery({ failing: [], queued: {}, stale: [] }).ok).toBe(true);
   });
 
   it('not_in_channel: joins the channel (conversations.join) and posts the card', async () => {

@@ -57,6 +57,8 @@ export function createMedicCells(parts: MedicParts): CelledMedic {
     poll: { ...first.poll, ...readerParts() },
     readGauges,
     refreshGauges: async () => setGauges(metrics, await readGauges()),
+    // doctor's card line counts every cell's deliveries.
+    checks: () => first.checks(() => Promise.all(cells.map((c) => c.readCardDelivery()))),
     async startWorkers(options) {
       await adapters.prepare?.();
       for (const cell of cells) await cell.startWorkers(options);
