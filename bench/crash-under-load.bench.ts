@@ -6,8 +6,10 @@
  * it shows here as a failed run.
  *
  * MEDIC_BENCH_CRASH_RUNS (default 20) runs per file; MEDIC_BENCH_CRASH_BUSY (default 2 × cores)
- * busy processes; MEDIC_BENCH_CRASH_FILES (comma-separated) narrows the files. Each run is a fresh
- * `vitest run <file>` process, as `npm test` runs it, with its JSON report read back.
+ * busy processes; MEDIC_BENCH_CRASH_FILES (comma-separated) narrows the files;
+ * MEDIC_BENCH_CRASH_PARALLEL (default 1) runs that many files at once, as `npm test` runs two
+ * (more load, not less). Each run is a fresh `vitest run <file>` process, as `npm test` runs it,
+ * with its JSON report read back.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -30,6 +32,7 @@ export const CRASH_FILES = [
 
 const RUNS = Number(process.env.MEDIC_BENCH_CRASH_RUNS ?? 20);
 const BUSY = Number(process.env.MEDIC_BENCH_CRASH_BUSY ?? cpus().length * 2);
+const PARALLEL = Number(process.env.MEDIC_BENCH_CRASH_PARALLEL ?? 1);
 const FILES = process.env.MEDIC_BENCH_CRASH_FILES ? process.env.MEDIC_BENCH_CRASH_FILES.split(',').map((f) => f.trim()).filter(Boolean) : CRASH_FILES;
 
 interface RunResult { ok: boolean; seconds: number; failed: string[]; reasons: string[] }
@@ -66,6 +69,7 @@ async function runFile(file: string, report: string): Promise<RunResult> {
 
 export default async function bench(): Promise<BenchReport> {
   if (!Number.isInteger(RUNS) || RUNS < 1) throw new RangeError(`MEDIC_BENCH_CRASH_RUNS must be a whole number ≥ 1, not ${process.env.MEDIC_BENCH_CRASH_RUNS}`);
+  if (!Number.isInteger(PARALLEL) || PARALLEL < 1) throw new RangeError(`MEDIC_BENCH_CRASH_PARALLEL must be a whole number ≥ 1, not ${process.env.MEDIC_BENCH_CRASH_PARALLEL}`);
   const unknown = FILES.filter((f) => !CRASH_FILES.includes(f));
   if (unknown.length > 0) throw new Error(`not a crash test file: ${unknown.join(', ')} (known: ${CRASH_FILES.join(', ')})`);
   const dir = await mkdtemp(join(tmpdir(), 'medic-bench-crash-'));
@@ -75,15 +79,17 @@ export default async function bench(): Promise<BenchReport> {
   const loads: number[] = [];
   try {
     // Round-robin over the files, so a slow drift of the machine falls on every file alike.
-    for (let run = 0; run < RUNS; run++) {
-      for (const file of FILES) {
-        const result = await runFile(file, join(dir, `run-${run}.json`));
-        results.set(file, [...(results.get(file) ?? []), result]);
+    const queue = Array.from({ length: RUNS }, (_, run) => FILES.map((file, f) => ({ run, file, report: join(dir, `run-${run}-${f}.json`) }))).flat();
+    const lane = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const result = await runFile(next.file, next.report);
+        results.set(next.file, [...(results.get(next.file) ?? []), result]);
         loads.push(loadavg()[0] ?? 0);
-        process.stdout.write(`${result.ok ? '✓' : '✗'} ${file} run ${run + 1}/${RUNS} ${result.seconds.toFixed(1)} s${result.failed.length ? ` — ${result.failed.join('; ')}` : ''}\n`);
+        process.stdout.write(`${result.ok ? '✓' : '✗'} ${next.file} run ${next.run + 1}/${RUNS} ${result.seconds.toFixed(1)} s${result.failed.length ? ` — ${result.failed.join('; ')}` : ''}\n`);
         for (const reason of result.reasons) process.stdout.write(`    ${reason}\n`);
       }
-    }
+    };
+    await Promise.all(Array.from({ length: PARALLEL }, lane));
   } finally {
     for (const child of busy) child.kill('SIGKILL');
     await rm(dir, { recursive: true, force: true });
@@ -100,6 +106,7 @@ export default async function bench(): Promise<BenchReport> {
       failed_runs: rows.reduce((n, r) => n + r.runs - r.passed, 0),
       flaky: rows.filter((r) => r.passed < r.runs).length,
       busy_processes: BUSY,
+      files_at_once: PARALLEL,
       cpus: cpus().length,
       load_avg_1m_median: Math.round(median(loads) * 100) / 100,
       load_avg_1m_before: Math.round(loadBefore * 100) / 100,
