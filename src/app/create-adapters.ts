@@ -56,6 +56,7 @@ import { createCatalogAuthority } from '../gateway/authority/catalog-authority.j
 import { allowsAction, incidentRouteOf } from '../domain/catalog/resolve-service.js';
 import { createEmbedderCheck, createSandboxCheck } from './service-checks.js';
 import { createProposalChecksCheck } from './proposal-checks-doctor.js';
+import { createCellLayoutCheck } from '../adapters/redis/cell-layout.js';
 import { detectIsolation } from '../adapters/git/run-check.js';
 import { createLogSource } from './create-log-source.js';
 import { createRetrieval } from './create-retrieval.js';
@@ -219,7 +220,8 @@ export async function createAdapters({ config, redis, logger, chatOut, slack, ve
       await withDataLock(() => prepareDocs());
     },
     checks: [createCatalogCheck(catalog), logs, // The sandbox opens the catalog's channels itself; real Slack is asked for each of them.
-      slack && mode === 'sandbox' ? createChannelsCheck(createSandboxCheck(slack.apiUrl, slack.botToken), catalog) : createChannelsCheck(chat, catalog, slackClient), analyst, createEmbedderCheck(embedder), store, repo, publisher, pullRequests, createProposalChecksCheck(catalog, detectIsolation)],
+      slack && mode === 'sandbox' ? createChannelsCheck(createSandboxCheck(slack.apiUrl, slack.botToken), catalog) : createChannelsCheck(chat, catalog, slackClient), analyst, createEmbedderCheck(embedder), store, repo, publisher, pullRequests, createProposalChecksCheck(catalog, detectIsolation),
+      createCellLayoutCheck(redis, config.MEDIC_REDIS_PREFIX, config.MEDIC_REDIS_CELLS)],
     close: async () => watch.stop(),
   };
 

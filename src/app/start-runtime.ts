@@ -1,7 +1,6 @@
 import { listenOrExplain } from './port-in-use.js';
 import type { Writable } from 'node:stream';
 import { createRedis, type RedisClient } from '../adapters/redis/connect.js';
-import { claimCellLayout } from '../adapters/redis/cell-layout.js';
 import { resolveRedis } from '../adapters/redis/embedded-redis.js';
 import { loadConfig, readEnv } from '../config/load-config.js';
 import type { Config } from '../config/schema.js';
@@ -59,11 +58,6 @@ export async function startRuntime(
   if (embedded) logger.info({ url }, 'started an embedded redis-server');
   const redis = createRedis(target);
   redis.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
-  await claimCellLayout(redis, config.MEDIC_REDIS_PREFIX, config.MEDIC_REDIS_CELLS).catch(async (error: unknown) => {
-    redis.disconnect();
-    await embedded?.stop();
-    throw error;
-  });
 
   const eventsUrl = { value: config.MEDIC_SANDBOX_EVENTS_URL ?? `http://127.0.0.1:${config.PORT}/slack/events` };
   const slack = chatMode(config) === 'console' ? undefined : slackSettings(config);

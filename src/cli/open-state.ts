@@ -1,5 +1,5 @@
 import { createRedis, type RedisClient } from '../adapters/redis/connect.js';
-import { claimCellLayout } from '../adapters/redis/cell-layout.js';
+import { cellLayoutRefusal } from '../adapters/redis/cell-layout.js';
 import { resolveRedis } from '../adapters/redis/embedded-redis.js';
 import { loadConfig, readEnv } from '../config/load-config.js';
 import type { Config } from '../config/schema.js';
@@ -15,9 +15,13 @@ export async function openState(env: NodeJS.ProcessEnv): Promise<{ config: Confi
     await embedded?.stop();
   };
   // Read with the cell count the state is laid out in, or not at all (see cell-layout.ts).
-  await claimCellLayout(redis, config.MEDIC_REDIS_PREFIX, config.MEDIC_REDIS_CELLS).catch(async (error: unknown) => {
+  const refused = await cellLayoutRefusal(redis, config.MEDIC_REDIS_PREFIX, config.MEDIC_REDIS_CELLS).catch(async (error: unknown) => {
     await close();
     throw error;
   });
+  if (refused) {
+    await close();
+    throw refused;
+  }
   return { config, redis, close };
 }

@@ -1,4 +1,5 @@
 import { createAuditLog } from '../../adapters/redis/audit-log.js';
+import { claimCellLayout } from '../../adapters/redis/cell-layout.js';
 import { createCellLocator, type CellLocator } from '../../adapters/redis/cell-locator.js';
 import { cellOfService, cellPrefixes } from '../../domain/cells.js';
 import { findService } from '../../domain/catalog/resolve-service.js';
@@ -26,9 +27,17 @@ export interface CelledMedic extends Medic {
 export function createMedicCells(parts: MedicParts): CelledMedic {
   const { config, redis, adapters, metrics } = parts;
   const prefixes = cellPrefixes(config.MEDIC_REDIS_PREFIX, config.MEDIC_REDIS_CELLS);
+  // The workers write nothing before the state's cell count is this one (see cell-layout.ts).
+  const claim = () => claimCellLayout(redis, config.MEDIC_REDIS_PREFIX, prefixes.length);
   if (prefixes.length === 1) {
     const medic = createMedic(parts);
-    return { ...medic, cells: [medic] };
+    return {
+      ...medic, cells: [medic],
+      async startWorkers(options) {
+        await claim();
+        await medic.startWorkers(options);
+      },
+    };
   }
   const locator = createCellLocator(redis, prefixes);
   const cellOfEvent = (event: ErrorEvent) => cellOfService(findService(adapters.catalog.current(), event.service)?.name ?? event.service, prefixes.length);
@@ -60,6 +69,7 @@ export function createMedicCells(parts: MedicParts): CelledMedic {
     // doctor's card line counts every cell's deliveries.
     checks: () => first.checks(() => Promise.all(cells.map((c) => c.readCardDelivery()))),
     async startWorkers(options) {
+      await claim();
       await adapters.prepare?.();
       for (const cell of cells) await cell.startWorkers(options);
     },
