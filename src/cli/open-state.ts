@@ -15,13 +15,12 @@ export async function openState(env: NodeJS.ProcessEnv): Promise<{ config: Confi
     await embedded?.stop();
   };
   // Read with the cell count the state is laid out in, or not at all (see cell-layout.ts).
-  const refused = await cellLayoutRefusal(redis, config.MEDIC_REDIS_PREFIX, config.MEDIC_REDIS_CELLS).catch(async (error: unknown) => {
+  try {
+    const refused = await cellLayoutRefusal(redis, config.MEDIC_REDIS_PREFIX, config.MEDIC_REDIS_CELLS);
+    if (refused) throw refused;
+  } catch (error) {
     await close();
     throw error;
-  });
-  if (refused) {
-    await close();
-    throw refused;
   }
   return { config, redis, close };
 }
