@@ -9,12 +9,14 @@
  * busy processes; MEDIC_BENCH_CRASH_FILES (comma-separated) narrows the files;
  * MEDIC_BENCH_CRASH_PARALLEL (default 1) runs that many files at once, as `npm test` runs two
  * (more load, not less). Each run is a fresh `vitest run <file>` process, as `npm test` runs it,
- * with its JSON report read back.
+ * with its JSON report read back; dist/ is built once, first, for every run (a run rebuilding it
+ * would delete the bundle under the other run's worker processes).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildDist } from '../scripts/build.mjs';
 import { ROOT } from '../test/support/medic-world.js';
 import { median, type BenchReport } from './report.js';
 
@@ -52,7 +54,7 @@ function busyProcess(): ChildProcess {
 async function runFile(file: string, report: string): Promise<RunResult> {
   const started = Date.now();
   const code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', file, '--reporter=json', `--outputFile=${report}`], { cwd: ROOT, stdio: 'ignore', env: { ...process.env } });
+    const child = spawn(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', file, '--reporter=json', `--outputFile=${report}`], { cwd: ROOT, stdio: 'ignore', env: { ...process.env, MEDIC_TEST_DIST_BUILT: '1' } });
     child.on('exit', (exitCode) => resolve(exitCode ?? 1));
   });
   const seconds = (Date.now() - started) / 1_000;
@@ -72,6 +74,7 @@ export default async function bench(): Promise<BenchReport> {
   if (!Number.isInteger(PARALLEL) || PARALLEL < 1) throw new RangeError(`MEDIC_BENCH_CRASH_PARALLEL must be a whole number ≥ 1, not ${process.env.MEDIC_BENCH_CRASH_PARALLEL}`);
   const unknown = FILES.filter((f) => !CRASH_FILES.includes(f));
   if (unknown.length > 0) throw new Error(`not a crash test file: ${unknown.join(', ')} (known: ${CRASH_FILES.join(', ')})`);
+  await buildDist();
   const dir = await mkdtemp(join(tmpdir(), 'medic-bench-crash-'));
   const loadBefore = loadavg()[0] ?? 0;
   const busy = Array.from({ length: BUSY }, busyProcess);
