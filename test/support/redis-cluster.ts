@@ -64,17 +64,27 @@ export async function startRedisCluster(options: ClusterOptions = {}): Promise<T
   };
   try {
     const ownBusPort = redisMajorVersion() >= 7;
-    for (let i = 0; i < count; i++) {
-      // The cluster bus listens on a second port: its own (`cluster-port`, Redis 7+), or port + 10000.
-      const [port, busPort] = ownBusPort ? [await freePort(), await freePort()] : await portWithBus();
-      servers.push(spawnRedis([
-        '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', ...(ownBusPort ? ['--cluster-port', String(busPort)] : []),
-        '--cluster-config-file', join(dir.path, `nodes-${port}.conf`), '--dir', dir.path,
-        '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'warning',
-        ...(options.nodeTimeoutMs ? ['--cluster-node-timeout', String(options.nodeTimeoutMs)] : []),
-      ], port));
-    }
-    for (const server of servers) await waitUntil(() => withConnection(server.port, async (r) => (await r.ping()) === 'PONG'), `cluster node ${server.port} to start (${server.output()})`);
+    // A port found free can be taken by another process before the node binds it: that node
+    // exits at once ("Address already in use") and starts again on other ports.
+    const startNode = async (): Promise<RedisProcess> => {
+      for (let attempt = 1; ; attempt++) {
+        // The cluster bus listens on a second port: its own (`cluster-port`, Redis 7+), or port + 10000.
+        const [port, busPort] = ownBusPort ? [await freePort(), await freePort()] : await portWithBus();
+        const server = spawnRedis([
+          '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', ...(ownBusPort ? ['--cluster-port', String(busPort)] : []),
+          '--cluster-config-file', join(dir.path, `nodes-${port}.conf`), '--dir', dir.path,
+          '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'warning',
+          ...(options.nodeTimeoutMs ? ['--cluster-node-timeout', String(options.nodeTimeoutMs)] : []),
+        ], port);
+        servers.push(server);
+        const exited = () => server.child.exitCode !== null || server.child.signalCode !== null;
+        await waitUntil(async () => exited() || (await withConnection(port, async (r) => (await r.ping()) === 'PONG')), `cluster node ${port} to start (${server.output()})`);
+        if (!exited()) return server;
+        servers.splice(servers.indexOf(server), 1);
+        if (!/Address already in use/.test(server.output()) || attempt >= 5) throw new Error(`cluster node ${port} exited: ${server.output()}`);
+      }
+    };
+    for (let i = 0; i < count; i++) await startNode();
     const create = spawnSync('redis-cli', ['--cluster', 'create', ...servers.map((s) => `127.0.0.1:${s.port}`), '--cluster-replicas', String(replicas), '--cluster-yes'], { encoding: 'utf8', timeout: 30_000 });
     if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stderr || create.stdout}`);
     for (const server of servers) {
